@@ -1,0 +1,219 @@
+#include "model.h"
+
+#include <algorithm>
+
+#include "names.h"
+#include "options.h"
+#include "validate.h"
+
+namespace protobuf_c_iter {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::FileDescriptor;
+using google::protobuf::OneofDescriptor;
+
+// The C type and value conversion of one scalar wire value.
+struct ScalarRule {
+  ReadKind read;
+  const char* elem_type;
+  const char* value_expr;
+  int fixed_size;
+};
+
+ScalarRule RuleFor(FieldDescriptor::Type type) {
+  switch (type) {
+    case FieldDescriptor::TYPE_INT32:
+      return {ReadKind::kVarint, "int32_t", "(int32_t)v", 0};
+    case FieldDescriptor::TYPE_SINT32:
+      return {ReadKind::kVarint, "int32_t", "pbci_zigzag32((uint32_t)v)", 0};
+    case FieldDescriptor::TYPE_UINT32:
+      return {ReadKind::kVarint, "uint32_t", "(uint32_t)v", 0};
+    case FieldDescriptor::TYPE_INT64:
+      return {ReadKind::kVarint, "int64_t", "(int64_t)v", 0};
+    case FieldDescriptor::TYPE_SINT64:
+      return {ReadKind::kVarint, "int64_t", "pbci_zigzag64(v)", 0};
+    case FieldDescriptor::TYPE_UINT64:
+      return {ReadKind::kVarint, "uint64_t", "v", 0};
+    case FieldDescriptor::TYPE_FIXED32:
+      return {ReadKind::kFixed32, "uint32_t", "u32", 4};
+    case FieldDescriptor::TYPE_SFIXED32:
+      return {ReadKind::kFixed32, "int32_t", "(int32_t)u32", 4};
+    case FieldDescriptor::TYPE_FLOAT:
+      return {ReadKind::kFixed32, "float", "pbci_float(u32)", 4};
+    case FieldDescriptor::TYPE_FIXED64:
+      return {ReadKind::kFixed64, "uint64_t", "u64", 8};
+    case FieldDescriptor::TYPE_SFIXED64:
+      return {ReadKind::kFixed64, "int64_t", "(int64_t)u64", 8};
+    case FieldDescriptor::TYPE_DOUBLE:
+      return {ReadKind::kFixed64, "double", "pbci_double(u64)", 8};
+    case FieldDescriptor::TYPE_BOOL:
+      return {ReadKind::kBool, "protobuf_c_boolean", "b", 0};
+    case FieldDescriptor::TYPE_BYTES:
+      return {ReadKind::kBytes, "ProtobufCBinaryData", "", 0};
+    default:  // enum, string and message are resolved by the caller
+      return {ReadKind::kVarint, "", "", 0};
+  }
+}
+
+std::string LabelName(const FieldDescriptor* field) {
+  if (field->is_repeated()) return "repeated";
+  if (field->is_required()) return "required";
+  if (field->file()->syntax() == FileDescriptor::SYNTAX_PROTO3) return "";
+  return "optional";
+}
+
+std::string Comment(const FieldDescriptor* field) {
+  std::string type = field->type_name();
+  if (field->type() == FieldDescriptor::TYPE_MESSAGE) {
+    type = field->message_type()->full_name();
+  } else if (field->type() == FieldDescriptor::TYPE_ENUM) {
+    type = field->enum_type()->full_name();
+  }
+  std::string label = LabelName(field);
+  if (!label.empty()) label += " ";
+  std::string comment =
+      label + type + " " + field->name() + " = " + std::to_string(field->number());
+  if (field->is_packed()) comment += " [packed]";
+  return comment;
+}
+
+FieldModel BuildField(const FieldDescriptor* field) {
+  FieldModel f;
+  f.number = field->number();
+  f.comment = Comment(field);
+  f.member = FieldMemberName(field);
+  f.has_member = HasMemberName(field);
+  f.count_member = CountMemberName(field);
+  f.repeated = field->is_repeated();
+
+  const ScalarRule rule = RuleFor(field->type());
+  f.read = rule.read;
+  f.elem_type = rule.elem_type;
+  f.value_expr = rule.value_expr;
+  f.fixed_size = rule.fixed_size;
+  switch (field->type()) {
+    case FieldDescriptor::TYPE_ENUM:
+      f.elem_type = EnumTypeName(field->enum_type());
+      f.value_expr = "(" + f.elem_type + ")(int32_t)v";
+      break;
+    case FieldDescriptor::TYPE_STRING:
+      if (ReadStringAsBytes(field)) {
+        f.read = ReadKind::kBytes;
+        f.elem_type = "ProtobufCBinaryData";
+      } else {
+        f.read = ReadKind::kString;
+        f.elem_type = ReadFileOptions(field->file()).const_strings
+                          ? "const char *"
+                          : "char *";
+      }
+      break;
+    case FieldDescriptor::TYPE_MESSAGE:
+      f.read = ReadKind::kMessage;
+      f.sub_struct = MessageStructName(field->message_type());
+      f.sub_lower = MessageLowerName(field->message_type());
+      f.sub_init = MessageInitMacro(field->message_type());
+      f.elem_type = f.sub_struct;
+      break;
+    default:
+      break;
+  }
+  f.packable = f.repeated && f.read != ReadKind::kString &&
+               f.read != ReadKind::kBytes && f.read != ReadKind::kMessage;
+  f.varint_packed = f.packable && (f.read == ReadKind::kVarint ||
+                                   f.read == ReadKind::kBool);
+  if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
+    f.case_member = OneofCaseMember(oneof);
+    f.case_value = OneofCaseValue(field);
+  }
+  return f;
+}
+
+MessageModel BuildMessage(const Descriptor* message) {
+  MessageModel m;
+  m.full_name = message->full_name();
+  m.struct_name = MessageStructName(message);
+  m.lower = MessageLowerName(message);
+  m.init_macro = MessageInitMacro(message);
+  m.base_member = ReadMessageOptions(message).base_field_name;
+  for (int i = 0; i < message->field_count(); i++) {
+    const FieldDescriptor* field = message->field(i);
+    FieldModel f = BuildField(field);
+    if (field->is_required() && !field->has_default_value()) {
+      f.required_bit = m.n_required_bits++;
+    }
+    m.has_repeated = m.has_repeated || f.repeated;
+    const OneofDescriptor* oneof = field->real_containing_oneof();
+    if (oneof == nullptr && !f.repeated && f.read == ReadKind::kMessage) {
+      f.group = static_cast<int>(m.groups.size());
+      m.groups.push_back(GroupModel{{f.number}, ""});
+    }
+    m.fields.push_back(f);
+  }
+  // A oneof holding a message is one group of all its members: any member
+  // ends a run of another.
+  for (int i = 0; i < message->real_oneof_decl_count(); i++) {
+    const OneofDescriptor* oneof = message->oneof_decl(i);
+    bool has_message = false;
+    for (int j = 0; j < oneof->field_count(); j++) {
+      has_message = has_message ||
+                    oneof->field(j)->type() == FieldDescriptor::TYPE_MESSAGE;
+    }
+    if (!has_message) continue;
+    GroupModel group;
+    for (int j = 0; j < oneof->field_count(); j++) {
+      group.numbers.push_back(oneof->field(j)->number());
+      for (FieldModel& f : m.fields) {
+        if (f.number == oneof->field(j)->number()) {
+          f.group = static_cast<int>(m.groups.size());
+        }
+      }
+    }
+    m.groups.push_back(group);
+  }
+  for (size_t g = 0; g < m.groups.size(); g++) {
+    m.groups[g].array_name = m.lower + "__iter_group" + std::to_string(g);
+  }
+  return m;
+}
+
+void AddMessages(const Descriptor* message, std::vector<MessageModel>* out) {
+  for (int i = 0; i < message->nested_type_count(); i++) {
+    AddMessages(message->nested_type(i), out);
+  }
+  out->push_back(BuildMessage(message));
+}
+
+void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
+  for (int i = 0; i < message->field_count(); i++) {
+    const Descriptor* sub = message->field(i)->message_type();
+    if (sub == nullptr || sub->file() == message->file()) continue;
+    const std::string header = StripProto(sub->file()->name()) + ".pb-iter.h";
+    auto& deps = model->dep_iter_headers;
+    if (std::find(deps.begin(), deps.end(), header) == deps.end()) {
+      deps.push_back(header);
+    }
+  }
+  for (int i = 0; i < message->nested_type_count(); i++) {
+    AddDependencyHeaders(message->nested_type(i), model);
+  }
+}
+
+}  // namespace
+
+bool BuildFileModel(const FileDescriptor* file, FileModel* model,
+                    std::string* error) {
+  if (!ValidateFile(file, error)) return false;
+  model->proto_name = file->name();
+  model->base_path = StripProto(file->name());
+  model->header_guard = HeaderGuard(file->name());
+  model->pbc_header = model->base_path + ".pb-c.h";
+  for (int i = 0; i < file->message_type_count(); i++) {
+    AddMessages(file->message_type(i), &model->messages);
+    AddDependencyHeaders(file->message_type(i), model);
+  }
+  return true;
+}
+
+}  // namespace protobuf_c_iter

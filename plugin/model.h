@@ -1,0 +1,96 @@
+// The plain model of a .proto file that the printers render.
+//
+// Everything the generated decoder needs is resolved here once: protoc-c
+// names, C types, presence, wire types, packedness, required bits, oneofs
+// and options. Printers only walk this model; they make no decisions about
+// protobuf semantics.
+#ifndef PROTOBUF_C_ITER_PLUGIN_MODEL_H_
+#define PROTOBUF_C_ITER_PLUGIN_MODEL_H_
+
+#include <string>
+#include <vector>
+
+#include <google/protobuf/descriptor.h>
+
+namespace protobuf_c_iter {
+
+// How a field's value is read from the wire.
+enum class ReadKind {
+  kVarint,   // uint64_t v: int32/64, uint32/64, sint32/64, enum
+  kFixed32,  // uint32_t u32: fixed32, sfixed32, float
+  kFixed64,  // uint64_t u64: fixed64, sfixed64, double
+  kBool,     // protobuf_c_boolean b: any non-zero bit in the value bytes
+  kString,   // NUL-terminated copy
+  kBytes,    // ProtobufCBinaryData copy (also string_as_bytes strings)
+  kMessage,  // sub-message
+};
+
+struct FieldModel {
+  int number = 0;
+  std::string comment;        // "optional int32 a = 1", for the reader
+  std::string member;         // struct member, e.g. "a" or "class_"
+  std::string has_member;     // "has_a" when protoc-c emits one, else ""
+  std::string count_member;   // "n_a" for repeated fields, else ""
+  bool repeated = false;
+  bool packable = false;      // repeated scalar: packed runs are accepted
+  ReadKind read = ReadKind::kVarint;
+  std::string elem_type;      // C type of one value: "int32_t", "char *",
+                              // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
+  std::string value_expr;     // C expression turning the raw read into
+                              // elem_type, e.g. "(int32_t)v"
+  int fixed_size = 0;         // 4 or 8 for fixed-width kinds, else 0
+  bool varint_packed = false; // packed elements are varints (incl. bool)
+
+  // kMessage: the sub-message type.
+  std::string sub_struct;     // "Foo__Sub"
+  std::string sub_lower;      // "foo__sub": prefix of its decoder functions
+  std::string sub_init;       // "FOO__SUB__INIT"
+
+  // Oneof members.
+  std::string case_member;    // "my_choice_case", or "" outside a oneof
+  std::string case_value;     // "FOO__M__MY_CHOICE_A"
+
+  int group = -1;          // index in MessageModel::groups (singular messages
+                           // and members of oneofs holding a message)
+  int required_bit = -1;   // bit in the "required seen" mask, or -1
+};
+
+// Occurrences of a group's members decode into one sub-message instance
+// until a different member of the group appears: a singular message field
+// is a group of one; a oneof with message members is a group of all its
+// members. unpacked_size tracks these runs to size merged sub-messages.
+struct GroupModel {
+  std::vector<int> numbers;  // member field numbers, in declaration order
+  std::string array_name;    // name of the static array of `numbers`
+};
+
+struct MessageModel {
+  std::string full_name;     // "foo.HTTPServer_conf"
+  std::string struct_name;   // "Foo__HTTPServerConf"
+  std::string lower;         // "foo__httpserver_conf"
+  std::string init_macro;    // "FOO__HTTPSERVER_CONF__INIT"
+  std::string base_member;   // "base" unless (pb_c_msg).base_field_name
+  std::vector<FieldModel> fields;  // declaration order
+  std::vector<GroupModel> groups;
+  int n_required_bits = 0;   // required fields without a default
+  bool has_repeated = false;
+};
+
+struct FileModel {
+  std::string proto_name;       // "dir/a.proto"
+  std::string base_path;        // "dir/a"
+  std::string header_guard;
+  std::string pbc_header;       // "dir/a.pb-c.h"
+  std::vector<std::string> dep_iter_headers;  // "dep/b.pb-iter.h" for
+                                              // imported message types
+  std::vector<MessageModel> messages;  // nested types first, then outer
+};
+
+// Builds the model of `file`. Returns false and sets `error` (naming the
+// file and field) when protoc-c 1.4.1 cannot handle the file.
+bool BuildFileModel(const google::protobuf::FileDescriptor* file,
+                    FileModel* model, std::string* error);
+
+}  // namespace protobuf_c_iter
+
+#endif  // PROTOBUF_C_ITER_PLUGIN_MODEL_H_

@@ -1,0 +1,222 @@
+#include "names.h"
+
+#include <cctype>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+#include "options.h"
+
+namespace protobuf_c_iter {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::EnumDescriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::FileDescriptor;
+using google::protobuf::OneofDescriptor;
+
+bool IsUpper(char c) { return std::isupper(static_cast<unsigned char>(c)); }
+char Upper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+char Lower(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+std::vector<std::string> SplitDots(const std::string& full_name) {
+  std::vector<std::string> pieces;
+  std::string piece;
+  for (char c : full_name) {
+    if (c == '.') {
+      if (!piece.empty()) pieces.push_back(piece);
+      piece.clear();
+    } else {
+      piece += c;
+    }
+  }
+  if (!piece.empty()) pieces.push_back(piece);
+  return pieces;
+}
+
+// Converts each dot-separated piece with `convert` and joins them with "__".
+std::string ConvertPieces(const std::string& full_name,
+                          std::string (*convert)(const std::string&)) {
+  std::string result;
+  for (const std::string& piece : SplitDots(full_name)) {
+    if (!result.empty()) result += "__";
+    result += convert(piece);
+  }
+  return result;
+}
+
+// protoc-c's kKeywordList (c_helpers.cc): C++ keywords, escaped with "_".
+const std::set<std::string>& ProtocCKeywords() {
+  static const std::set<std::string> kKeywords = {
+      "and",       "and_eq",   "asm",          "auto",     "bitand",
+      "bitor",     "bool",     "break",        "case",     "catch",
+      "char",      "class",    "compl",        "const",    "const_cast",
+      "continue",  "default",  "delete",       "do",       "double",
+      "dynamic_cast", "else",  "enum",         "explicit", "extern",
+      "false",     "float",    "for",          "friend",   "goto",
+      "if",        "inline",   "int",          "long",     "mutable",
+      "namespace", "new",      "not",          "not_eq",   "operator",
+      "or",        "or_eq",    "private",      "protected", "public",
+      "register",  "reinterpret_cast", "return", "short",  "signed",
+      "sizeof",    "static",   "static_cast",  "struct",   "switch",
+      "template",  "this",     "throw",        "true",     "try",
+      "typedef",   "typeid",   "typename",     "union",    "unsigned",
+      "using",     "virtual",  "void",         "volatile", "wchar_t",
+      "while",     "xor",      "xor_eq"};
+  return kKeywords;
+}
+
+}  // namespace
+
+std::string ToCamel(const std::string& name) {
+  std::string result;
+  bool next_is_upper = true;
+  for (char c : name) {
+    if (c == '_') {
+      next_is_upper = true;
+    } else if (next_is_upper) {
+      result += Upper(c);
+      next_is_upper = false;
+    } else {
+      result += c;
+    }
+  }
+  return result;
+}
+
+std::string CamelToLower(const std::string& name) {
+  std::string result;
+  bool was_upper = true;  // no leading "_"
+  for (char c : name) {
+    bool is_upper = IsUpper(c);
+    if (is_upper && !was_upper) result += '_';
+    result += is_upper ? Lower(c) : c;
+    was_upper = is_upper;
+  }
+  return result;
+}
+
+std::string CamelToUpper(const std::string& name) {
+  std::string result;
+  bool was_upper = true;  // no leading "_"
+  for (char c : name) {
+    bool is_upper = IsUpper(c);
+    if (is_upper && !was_upper) result += '_';
+    result += is_upper ? c : Upper(c);
+    was_upper = is_upper;
+  }
+  return result;
+}
+
+std::string FullNameToC(const std::string& full_name) {
+  return ConvertPieces(full_name, ToCamel);
+}
+
+std::string FullNameToLower(const std::string& full_name) {
+  return ConvertPieces(full_name, CamelToLower);
+}
+
+std::string FullNameToUpper(const std::string& full_name) {
+  return ConvertPieces(full_name, CamelToUpper);
+}
+
+std::string CFullName(const std::string& full_name, const FileDescriptor* file) {
+  const FileOptionsView options = ReadFileOptions(file);
+  if (!options.has_c_package) return full_name;
+  std::string relative = full_name;
+  const std::string& package = file->package();
+  if (!package.empty()) relative = full_name.substr(package.size() + 1);
+  if (options.c_package.empty()) return relative;
+  return options.c_package + "." + relative;
+}
+
+std::string MessageStructName(const Descriptor* message) {
+  return FullNameToC(CFullName(message->full_name(), message->file()));
+}
+
+std::string MessageLowerName(const Descriptor* message) {
+  return FullNameToLower(CFullName(message->full_name(), message->file()));
+}
+
+std::string MessageInitMacro(const Descriptor* message) {
+  return FullNameToUpper(CFullName(message->full_name(), message->file())) +
+         "__INIT";
+}
+
+std::string EnumTypeName(const EnumDescriptor* e) {
+  return FullNameToC(CFullName(e->full_name(), e->file()));
+}
+
+bool IsProtocCKeyword(const std::string& lower_name) {
+  return ProtocCKeywords().count(lower_name) > 0;
+}
+
+bool IsUnescapedCKeyword(const std::string& lower_name) {
+  return lower_name == "restrict";
+}
+
+std::string FieldMemberName(const FieldDescriptor* field) {
+  std::string result;
+  for (char c : field->name()) result += Lower(c);
+  if (IsProtocCKeyword(result)) result += '_';
+  return result;
+}
+
+std::string HasMemberName(const FieldDescriptor* field) {
+  if (field->file()->syntax() == FileDescriptor::SYNTAX_PROTO3 ||
+      field->is_repeated() || field->is_required() ||
+      field->containing_oneof() != nullptr ||
+      field->type() == FieldDescriptor::TYPE_MESSAGE ||
+      (field->type() == FieldDescriptor::TYPE_STRING &&
+       !ReadStringAsBytes(field))) {
+    return "";
+  }
+  return "has_" + FieldMemberName(field);
+}
+
+std::string CountMemberName(const FieldDescriptor* field) {
+  return field->is_repeated() ? "n_" + FieldMemberName(field) : "";
+}
+
+std::string OneofCaseMember(const OneofDescriptor* oneof) {
+  return CamelToLower(oneof->name()) + "_case";
+}
+
+std::string OneofCaseValue(const FieldDescriptor* field) {
+  const Descriptor* message = field->containing_type();
+  return FullNameToUpper(CFullName(message->full_name(), message->file())) +
+         "__" + CamelToUpper(field->containing_oneof()->name()) + "_" +
+         CamelToUpper(field->name());
+}
+
+std::string StripProto(const std::string& filename) {
+  for (const char* suffix : {".protodevel", ".proto"}) {
+    const std::string s(suffix);
+    if (filename.size() >= s.size() &&
+        filename.compare(filename.size() - s.size(), s.size(), s) == 0) {
+      return filename.substr(0, filename.size() - s.size());
+    }
+  }
+  return filename;
+}
+
+std::string HeaderGuard(const std::string& filename) {
+  std::string result = "PROTOBUF_C_ITER_";
+  for (char c : filename) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      result += c;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "_%x", static_cast<unsigned char>(c));
+      result += hex;
+    }
+  }
+  return result + "__INCLUDED";
+}
+
+}  // namespace protobuf_c_iter

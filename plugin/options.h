@@ -1,0 +1,32 @@
+// protobuf-c.proto options ((pb_c_file), (pb_c_msg), (pb_c_field)) as plain
+// values, resolved with protoc-c 1.4.1's defaults.
+#ifndef PROTOBUF_C_ITER_PLUGIN_OPTIONS_H_
+#define PROTOBUF_C_ITER_PLUGIN_OPTIONS_H_
+
+#include <string>
+
+#include <google/protobuf/descriptor.h>
+
+namespace protobuf_c_iter {
+
+struct FileOptionsView {
+  bool no_generate = false;       // no .pb-c files: generate nothing either
+  bool const_strings = false;     // strings are `const char *`
+  bool gen_init_helpers = true;   // x__init() exists (we use X__INIT only)
+  bool has_c_package = false;     // c_package replaces the package in names
+  std::string c_package;
+};
+
+struct MessageOptionsView {
+  std::string base_field_name = "base";  // name of the ProtobufCMessage member
+};
+
+FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file);
+MessageOptionsView ReadMessageOptions(
+    const google::protobuf::Descriptor* message);
+// (pb_c_field).string_as_bytes: a string field stored as ProtobufCBinaryData.
+bool ReadStringAsBytes(const google::protobuf::FieldDescriptor* field);
+
+}  // namespace protobuf_c_iter
+
+#endif  // PROTOBUF_C_ITER_PLUGIN_OPTIONS_H_

@@ -1,0 +1,69 @@
+#include "print_common.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace protobuf_c_iter {
+
+Vars FieldVars(const MessageModel& m, const FieldModel& f) {
+  return Vars{{"number", std::to_string(f.number)},
+              {"comment", f.comment},
+              {"member", f.member},
+              {"has", f.has_member},
+              {"count", f.count_member},
+              {"elem", f.elem_type},
+              {"array_elem", ArrayElemType(f)},
+              {"value", f.value_expr},
+              {"case_member", f.case_member},
+              {"case_value", f.case_value},
+              {"sub_struct", f.sub_struct},
+              {"sub_lower", f.sub_lower},
+              {"sub_init", f.sub_init},
+              {"fixed_size", std::to_string(f.fixed_size)},
+              {"required_set", RequiredSet(f)},
+              {"lower", m.lower},
+              {"struct", m.struct_name},
+              {"base", m.base_member}};
+}
+
+std::vector<std::string> ValueWireTypes(const FieldModel& f) {
+  switch (f.read) {
+    case ReadKind::kVarint:
+      return {"PBCI_WT_VARINT"};
+    case ReadKind::kFixed32:
+      return {"PBCI_WT_32BIT"};
+    case ReadKind::kFixed64:
+      return {"PBCI_WT_64BIT"};
+    case ReadKind::kBool:
+      if (f.repeated) return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_32BIT"};
+      return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_LEN", "PBCI_WT_32BIT"};
+    default:
+      return {"PBCI_WT_LEN"};
+  }
+}
+
+std::string ArrayElemType(const FieldModel& f) {
+  return f.read == ReadKind::kMessage ? f.elem_type + " *" : f.elem_type;
+}
+
+int RequiredWords(const MessageModel& m) {
+  return (m.n_required_bits + 63) / 64;
+}
+
+std::string RequiredMask(const MessageModel& m, int word) {
+  int bits = m.n_required_bits - word * 64;
+  if (bits > 64) bits = 64;
+  uint64_t mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+  char text[32];
+  std::snprintf(text, sizeof text, "UINT64_C(0x%llx)",
+                static_cast<unsigned long long>(mask));
+  return text;
+}
+
+std::string RequiredSet(const FieldModel& f) {
+  if (f.required_bit < 0) return "";
+  return "required[" + std::to_string(f.required_bit / 64) +
+         "] |= UINT64_C(1) << " + std::to_string(f.required_bit % 64) + ";";
+}
+
+}  // namespace protobuf_c_iter

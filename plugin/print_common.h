@@ -1,0 +1,38 @@
+// Small rendering helpers shared by the decoder and sizer printers.
+#ifndef PROTOBUF_C_ITER_PLUGIN_PRINT_COMMON_H_
+#define PROTOBUF_C_ITER_PLUGIN_PRINT_COMMON_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model.h"
+
+namespace protobuf_c_iter {
+
+using Vars = std::map<std::string, std::string>;
+
+// The variables every field template may use: $number$, $comment$,
+// $member$, $has$, $count$, $elem$, $value$, $case_member$, $case_value$,
+// $sub_struct$, $sub_lower$, $sub_init$, plus the message's $lower$,
+// $struct$ and $base$.
+Vars FieldVars(const MessageModel& m, const FieldModel& f);
+
+// The wire types a field's single values arrive with ("PBCI_WT_VARINT", ...):
+// bool takes all four, as protobuf-c reads it whatever the wire type. For a
+// repeated field the length-delimited packed form is not included.
+std::vector<std::string> ValueWireTypes(const FieldModel& f);
+
+// The C type of one element of a repeated field's array ("Foo__Sub *" for
+// messages).
+std::string ArrayElemType(const FieldModel& f);
+
+// Words of the "required seen" bit mask and the mask each must reach.
+int RequiredWords(const MessageModel& m);
+std::string RequiredMask(const MessageModel& m, int word);
+// "required[0] |= UINT64_C(1) << 3;" for a field with a required bit.
+std::string RequiredSet(const FieldModel& f);
+
+}  // namespace protobuf_c_iter
+
+#endif  // PROTOBUF_C_ITER_PLUGIN_PRINT_COMMON_H_

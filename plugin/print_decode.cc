@@ -1,0 +1,350 @@
+// Prints each message's decoder: x__iter_is_field, x__iter_reserve and
+// x__iter_decode, one switch case per field and wire type.
+#include "print_common.h"
+#include "printers.h"
+
+namespace protobuf_c_iter {
+namespace {
+
+using google::protobuf::io::Printer;
+
+bool Any(const MessageModel& m, bool (*pred)(const FieldModel&)) {
+  for (const FieldModel& f : m.fields) {
+    if (pred(f)) return true;
+  }
+  return false;
+}
+
+// "p = pbci_read_varint(p, end, &v);" for the field's scalar kind, reading
+// up to `bound`; `wire_type` is the bool's wire type expression.
+std::string ReadScalar(const FieldModel& f, const std::string& bound,
+                       const std::string& wire_type) {
+  switch (f.read) {
+    case ReadKind::kVarint:
+      return "p = pbci_read_varint(p, " + bound + ", &v);";
+    case ReadKind::kFixed32:
+      return "p = pbci_read_fixed32(p, " + bound + ", &u32);";
+    case ReadKind::kFixed64:
+      return "p = pbci_read_fixed64(p, " + bound + ", &u64);";
+    default:
+      return "p = pbci_read_bool(p, " + bound + ", " + wire_type + ", &b);";
+  }
+}
+
+bool IsScalar(const FieldModel& f) {
+  return f.read != ReadKind::kString && f.read != ReadKind::kBytes &&
+         f.read != ReadKind::kMessage;
+}
+
+void PrintLabels(const FieldModel& f, Vars vars, Printer* p) {
+  const std::vector<std::string> wire_types = ValueWireTypes(f);
+  for (size_t i = 0; i < wire_types.size(); i++) {
+    vars["wt"] = wire_types[i];
+    p->Print(vars, "    case PBCI_TAG($number$, $wt$):");
+    p->Print(i + 1 == wire_types.size() ? " /* $comment$ */\n" : "\n",
+             "comment", f.comment);
+  }
+}
+
+void PrintReserveCall(const Vars& vars, Printer* p) {
+  p->Print(vars, R"(      if (!reserved) {
+        r = $lower$__iter_reserve(msg, field, end, arena);
+        if (r < 0) return r;
+        reserved = 1;
+      }
+)");
+}
+
+// After a singular value is stored: presence, oneof case, required bit.
+void PrintSingularMarks(const FieldModel& f, const Vars& vars, Printer* p) {
+  if (!f.has_member.empty()) p->Print(vars, "      msg->$has$ = 1;\n");
+  if (!f.case_member.empty()) {
+    p->Print(vars, "      msg->$case_member$ = $case_value$;\n");
+  }
+  if (f.required_bit >= 0) p->Print(vars, "      $required_set$\n");
+}
+
+void PrintReadLen(Printer* p) {
+  p->Print(R"(      p = pbci_read_len(p, end, &value_end);
+      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+)");
+}
+
+void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
+  PrintLabels(f, vars, p);
+  switch (f.read) {
+    case ReadKind::kString:
+      PrintReadLen(p);
+      p->Print(vars, R"(      msg->$member$ = pbci_copy_string(arena, p, value_end);
+      if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+)");
+      PrintSingularMarks(f, vars, p);
+      p->Print("      p = value_end;\n");
+      break;
+    case ReadKind::kBytes:
+      PrintReadLen(p);
+      p->Print(vars, R"(      if (pbci_copy_bytes(arena, &msg->$member$, p, value_end) != 0) {
+        return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      }
+)");
+      PrintSingularMarks(f, vars, p);
+      p->Print("      p = value_end;\n");
+      break;
+    case ReadKind::kMessage:
+      vars["fresh"] = f.case_member.empty()
+                          ? "msg->" + f.member + " == NULL"
+                          : "msg->" + f.case_member + " != " + f.case_value +
+                                " || msg->" + f.member + " == NULL";
+      PrintReadLen(p);
+      p->Print(vars, R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+      if ($fresh$) {
+        /* The first occurrence; later ones merge into it. */
+        msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
+        if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        *msg->$member$ = ($sub_struct$)$sub_init$;
+      }
+      r = $sub_lower$__iter_decode(msg->$member$, p, value_end, arena, depth + 1);
+      if (r < 0) return r;
+)");
+      PrintSingularMarks(f, vars, p);
+      p->Print("      p = value_end;\n");
+      break;
+    default:
+      vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
+      p->Print(vars, R"(      $read$
+      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      msg->$member$ = $value$;
+)");
+      PrintSingularMarks(f, vars, p);
+      break;
+  }
+  p->Print("      break;\n");
+}
+
+void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
+  PrintLabels(f, vars, p);
+  PrintReserveCall(vars, p);
+  switch (f.read) {
+    case ReadKind::kString:
+      PrintReadLen(p);
+      p->Print(vars, R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end);
+      if (msg->$member$[msg->$count$] == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      msg->$count$++;
+      p = value_end;
+)");
+      break;
+    case ReadKind::kBytes:
+      PrintReadLen(p);
+      p->Print(vars, R"(      if (pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end) != 0) {
+        return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      }
+      msg->$count$++;
+      p = value_end;
+)");
+      break;
+    case ReadKind::kMessage:
+      PrintReadLen(p);
+      p->Print(vars, R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+      {
+        $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
+        if (sub == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        *sub = ($sub_struct$)$sub_init$;
+        msg->$member$[msg->$count$++] = sub;
+        r = $sub_lower$__iter_decode(sub, p, value_end, arena, depth + 1);
+        if (r < 0) return r;
+      }
+      p = value_end;
+)");
+      break;
+    default:
+      vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
+      p->Print(vars, R"(      $read$
+      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      msg->$member$[msg->$count$++] = $value$;
+)");
+      break;
+  }
+  p->Print("      break;\n");
+  if (!f.packable) return;
+  vars["read"] = ReadScalar(f, "value_end", "PBCI_WT_VARINT");
+  p->Print(vars,
+           "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $comment$, packed */\n");
+  PrintReserveCall(vars, p);
+  PrintReadLen(p);
+  p->Print(vars, R"(      while (p < value_end) {
+        $read$
+        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        msg->$member$[msg->$count$++] = $value$;
+      }
+      break;
+)");
+}
+
+void PrintIsField(const MessageModel& m, Printer* p) {
+  p->Print(R"(
+/* Whether `number` is a field of $full_name$: on the wire with a wire type
+ * the field does not take, it makes the input malformed. */
+static int $lower$__iter_is_field(uint64_t number) {
+  switch (number) {
+)",
+           "full_name", m.full_name, "lower", m.lower);
+  for (const FieldModel& f : m.fields) {
+    p->Print("    case $number$: /* $comment$ */\n", "number",
+             std::to_string(f.number), "comment", f.comment);
+  }
+  if (!m.fields.empty()) p->Print("      return 1;\n");
+  p->Print(R"(    default:
+      return 0;
+  }
+}
+)");
+}
+
+void PrintReserve(const MessageModel& m, Printer* p) {
+  p->Print(R"(
+/* Sizes the arrays of one occurrence of $full_name$: counts the elements of
+ * each repeated field and the unknown fields from `p` (the first of them) to
+ * `end`, then grows each array once, to its final length. */
+static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena) {
+  PbciField f;
+  size_t n_unknown = 0;
+)",
+           "full_name", m.full_name, "lower", m.lower, "struct",
+           m.struct_name);
+  for (const FieldModel& f : m.fields) {
+    if (f.repeated) p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
+  }
+  p->Print(R"(  while (p < end) {
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    switch (f.tag >> 3) {
+)");
+  bool any_other = false;
+  for (const FieldModel& f : m.fields) {
+    if (!f.repeated) {
+      any_other = true;
+      continue;
+    }
+    const int elem_size = f.packable ? f.fixed_size : -1;
+    p->Print(R"(      case $number$: { /* $comment$ */
+        size_t n = pbci_count_elements(&f, $elem_size$);
+        if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        $count$ += n;
+        break;
+      }
+)",
+             "number", std::to_string(f.number), "comment", f.comment,
+             "elem_size", std::to_string(elem_size), "count", f.count_member);
+  }
+  if (any_other) {
+    for (const FieldModel& f : m.fields) {
+      if (!f.repeated) {
+        p->Print("      case $number$:\n", "number", std::to_string(f.number));
+      }
+    }
+    p->Print("        break;\n");
+  }
+  p->Print(R"(      default:
+        n_unknown++;
+        break;
+    }
+  }
+)");
+  for (const FieldModel& f : m.fields) {
+    if (!f.repeated) continue;
+    Vars vars = FieldVars(m, f);
+    p->Print(vars, R"(  if ($count$ != 0) {
+    msg->$member$ = pbci_grow(arena, msg->$member$, msg->$count$, $count$,
+        sizeof($array_elem$));
+    if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
+)");
+  }
+  p->Print(R"(  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->$base$, n_unknown) != 0) {
+    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
+  return 0;
+}
+)",
+           "base", m.base_member);
+}
+
+void PrintDecodeFunction(const MessageModel& m, Printer* p) {
+  p->Print(R"(
+/* Decodes one occurrence of $full_name$, [p, end), into `msg`: scalars
+ * overwrite, sub-messages merge, repeated fields append. */
+ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+  int reserved = 0; /* arrays sized for this occurrence */
+  ptrdiff_t r;
+  uint64_t tag;
+)",
+           "full_name", m.full_name, "lower", m.lower, "struct",
+           m.struct_name);
+  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kVarint; })) {
+    p->Print("  uint64_t v;\n");
+  }
+  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kFixed32; })) {
+    p->Print("  uint32_t u32;\n");
+  }
+  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kFixed64; })) {
+    p->Print("  uint64_t u64;\n");
+  }
+  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kBool; })) {
+    p->Print("  protobuf_c_boolean b;\n");
+  }
+  if (Any(m, [](const FieldModel& f) { return !IsScalar(f) || f.packable; })) {
+    p->Print("  const uint8_t *value_end;\n");
+  }
+  if (m.n_required_bits > 0) {
+    p->Print("  uint64_t required[$n$] = {0}; /* required fields seen */\n",
+             "n", std::to_string(RequiredWords(m)));
+  }
+  if (!Any(m, [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+    p->Print("  (void)depth;\n");
+  }
+  p->Print(R"(  while (p < end) {
+    const uint8_t *field = p;
+    p = pbci_read_tag(p, end, &tag);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    switch (tag) {
+)");
+  for (const FieldModel& f : m.fields) {
+    if (f.repeated) {
+      PrintRepeated(f, FieldVars(m, f), p);
+    } else {
+      PrintSingular(f, FieldVars(m, f), p);
+    }
+  }
+  p->Print(R"(    default:
+      if ($lower$__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      if (!reserved) {
+        r = $lower$__iter_reserve(msg, field, end, arena);
+        if (r < 0) return r;
+        reserved = 1;
+      }
+      r = pbci_store_unknown(arena, &msg->$base$, field, end, tag, &p);
+      if (r < 0) return r;
+      break;
+    }
+  }
+)",
+           "lower", m.lower, "base", m.base_member);
+  for (int w = 0; w < RequiredWords(m); w++) {
+    p->Print(
+        "  if (required[$w$] != $mask$) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
+        "w", std::to_string(w), "mask", RequiredMask(m, w));
+  }
+  p->Print("  return 0;\n}\n");
+}
+
+}  // namespace
+
+void PrintDecoder(const MessageModel& m, Printer* p) {
+  PrintIsField(m, p);
+  PrintReserve(m, p);
+  PrintDecodeFunction(m, p);
+}
+
+}  // namespace protobuf_c_iter

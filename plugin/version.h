@@ -1,0 +1,7 @@
+#ifndef PROTOBUF_C_ITER_PLUGIN_VERSION_H_
+#define PROTOBUF_C_ITER_PLUGIN_VERSION_H_
+
+// Must match PROTOBUF_C_ITER_VERSION in the runtime header; CMake checks it.
+#define PROTOC_GEN_ITER_VERSION "0.1.0"
+
+#endif  // PROTOBUF_C_ITER_PLUGIN_VERSION_H_

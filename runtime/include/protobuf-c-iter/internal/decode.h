@@ -1,0 +1,304 @@
+/*
+ * Internal: the helpers generated decoders call. Not a public API; it may
+ * change with every release, and generated code is always rebuilt with the
+ * runtime it was generated for.
+ *
+ * Conventions:
+ *  - Readers take [p, end) and return the position after what they read, or
+ *    NULL when the input is malformed. They never read at or past `end`.
+ *  - Allocation never fails silently: NULL means PROTOBUF_C_ITER_ERR_NO_MEMORY.
+ *  - All arithmetic on untrusted values is unsigned and checked before it
+ *    forms a pointer.
+ */
+#ifndef PROTOBUF_C_ITER_INTERNAL_DECODE_H
+#define PROTOBUF_C_ITER_INTERNAL_DECODE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "protobuf-c-iter/protobuf-c-iter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Wire types. */
+#define PBCI_WT_VARINT 0u
+#define PBCI_WT_64BIT 1u
+#define PBCI_WT_LEN 2u
+#define PBCI_WT_32BIT 5u
+
+/* The tag value a field's key decodes to: field number << 3 | wire type. */
+#define PBCI_TAG(number, wire_type) \
+  ((((uint64_t)(number)) << 3) | (uint64_t)(wire_type))
+
+/* Every allocation in the low (aligned) end of the buffer is rounded up to
+ * this, which is at least the alignment of every member of a protobuf-c
+ * struct (pointers, size_t, uint64_t, double). Rounding every allocation,
+ * rather than aligning the next one, makes the total independent of the
+ * order of allocations, which lets unpacked_size add sizes up. */
+#define PBCI_ALIGN 8u
+#define PBCI_ROUND(n) (((n) + (PBCI_ALIGN - 1u)) & ~(size_t)(PBCI_ALIGN - 1u))
+
+/* The caller's buffer, used from both ends: structs and arrays are carved
+ * upwards from `lo` in PBCI_ALIGN units, string and bytes contents downwards
+ * from `hi` without padding. Free space is [lo, hi). */
+typedef struct PbciArena {
+  unsigned char *lo;
+  unsigned char *hi;
+  unsigned char *base; /* start of the buffer */
+  unsigned char *top;  /* end of the usable buffer */
+} PbciArena;
+
+/* What unpacked_size adds up: bytes needed at each end of the buffer. */
+typedef struct PbciSize {
+  size_t lo;
+  size_t hi;
+} PbciSize;
+
+/* ---- reading the wire ---- */
+
+const uint8_t *pbci_read_varint_slow(const uint8_t *p, const uint8_t *end,
+                                     uint64_t *v);
+const uint8_t *pbci_read_tag_slow(const uint8_t *p, const uint8_t *end,
+                                  uint64_t *tag);
+const uint8_t *pbci_read_len_slow(const uint8_t *p, const uint8_t *end,
+                                  const uint8_t **value_end);
+const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
+                              uint32_t wire_type, protobuf_c_boolean *b);
+
+/* A varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf-c
+ * does. */
+static inline const uint8_t *pbci_read_varint(const uint8_t *p,
+                                              const uint8_t *end,
+                                              uint64_t *v) {
+  if (p < end && *p < 0x80) {
+    *v = *p;
+    return p + 1;
+  }
+  return pbci_read_varint_slow(p, end, v);
+}
+
+/* A field key of at most 5 bytes: *tag = field number << 3 | wire type,
+ * with the field number truncated to 32 bits as protobuf-c does. A one-byte
+ * key for field 0 is malformed; longer keys for field 0 are accepted. */
+static inline const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
+                                           uint64_t *tag) {
+  if (p < end && *p < 0x80 && *p >= 0x08) {
+    *tag = *p;
+    return p + 1;
+  }
+  return pbci_read_tag_slow(p, end, tag);
+}
+
+/* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
+ * in [p, end): returns the first value byte and sets *value_end. */
+static inline const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
+                                           const uint8_t **value_end) {
+  if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p) {
+    *value_end = p + 1 + *p;
+    return p + 1;
+  }
+  return pbci_read_len_slow(p, end, value_end);
+}
+
+static inline const uint8_t *pbci_read_fixed32(const uint8_t *p,
+                                               const uint8_t *end,
+                                               uint32_t *v) {
+  if ((size_t)(end - p) < 4) return NULL;
+  *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+       (uint32_t)p[3] << 24;
+  return p + 4;
+}
+
+static inline const uint8_t *pbci_read_fixed64(const uint8_t *p,
+                                               const uint8_t *end,
+                                               uint64_t *v) {
+  uint32_t lo, hi;
+  if ((size_t)(end - p) < 8) return NULL;
+  pbci_read_fixed32(p, end, &lo);
+  pbci_read_fixed32(p + 4, end, &hi);
+  *v = (uint64_t)hi << 32 | lo;
+  return p + 8;
+}
+
+/* ---- converting raw values ---- */
+
+static inline int32_t pbci_zigzag32(uint32_t v) {
+  return (int32_t)(v >> 1) ^ -(int32_t)(v & 1);
+}
+
+static inline int64_t pbci_zigzag64(uint64_t v) {
+  return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline float pbci_float(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static inline double pbci_double(uint64_t bits) {
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+/* ---- scanning fields without decoding them ---- */
+
+/* One field as it sits on the wire. */
+typedef struct PbciField {
+  uint64_t tag;         /* field number << 3 | wire type */
+  const uint8_t *raw;   /* first byte after the key (length prefix included) */
+  const uint8_t *value; /* first byte of the value (after a length prefix) */
+  const uint8_t *end;   /* one past the value */
+} PbciField;
+
+/* Reads the field at p: checks its framing (wire types 0, 1, 2, 5 only) and
+ * returns its end, or NULL when malformed. */
+const uint8_t *pbci_next_field(const uint8_t *p, const uint8_t *end,
+                               PbciField *f);
+
+/* The number of elements a repeated field's occurrence `f` holds: a packed
+ * run when f is length-delimited and the field is packable (`elem_size` 0
+ * for varints, 4 or 8 for fixed width, -1 when not packable), else 1.
+ * Returns (size_t)-1 for a malformed packed run. */
+size_t pbci_count_elements(const PbciField *f, int elem_size);
+
+/* ---- allocation ---- */
+
+/* Checks buf and data and sets up the arena; returns 0 or an error code. */
+ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
+                          void *buf, size_t buf_size);
+
+/* Bytes of the buffer in use: both ends. */
+static inline ptrdiff_t pbci_arena_used(const PbciArena *a) {
+  return (ptrdiff_t)((size_t)(a->lo - a->base) + (size_t)(a->top - a->hi));
+}
+
+/* One past the input; `data` itself when empty (data may then be NULL, and
+ * NULL + 0 is undefined in C). */
+static inline const uint8_t *pbci_end(const uint8_t *data, size_t len) {
+  return len != 0 ? data + len : data;
+}
+
+/* `size` bytes from the low end, rounded up to PBCI_ALIGN, or NULL. */
+static inline void *pbci_alloc(PbciArena *a, size_t size) {
+  size_t rounded = PBCI_ROUND(size);
+  void *r;
+  if ((size_t)(a->hi - a->lo) < rounded) return NULL;
+  r = a->lo;
+  a->lo += rounded;
+  return r;
+}
+
+/* `n` bytes from the high end, unaligned, or NULL. */
+static inline unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
+  if ((size_t)(a->hi - a->lo) < n) return NULL;
+  a->hi -= n;
+  return a->hi;
+}
+
+/* A new array of n_old + n_add elements of elem_size bytes holding a copy
+ * of the n_old elements at `old`, or NULL when it does not fit. */
+void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
+                size_t elem_size);
+
+/* Copies [p, end) and a terminating NUL; NULL when it does not fit. */
+static inline char *pbci_copy_string(PbciArena *a, const uint8_t *p,
+                                     const uint8_t *end) {
+  size_t n = (size_t)(end - p);
+  char *s = (char *)pbci_alloc_bytes(a, n + 1);
+  if (s == NULL) return NULL;
+  if (n != 0) memcpy(s, p, n);
+  s[n] = '\0';
+  return s;
+}
+
+/* Sets *bd to a copy of [p, end); {0, NULL} when empty. Returns 0, or -1
+ * when it does not fit. */
+static inline int pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
+                                  const uint8_t *p, const uint8_t *end) {
+  size_t n = (size_t)(end - p);
+  unsigned char *d = NULL;
+  if (n != 0) {
+    d = pbci_alloc_bytes(a, n);
+    if (d == NULL) return -1;
+    memcpy(d, p, n);
+  }
+  bd->len = n;
+  bd->data = d;
+  return 0;
+}
+
+/* Grows base->unknown_fields by n_add entries (done once per message
+ * occurrence, before its first unknown field is stored). */
+int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add);
+
+/* Stores the field `f` as protobuf-c does: tag = field number, data = the
+ * value bytes with any length prefix. Rejects wire types 3, 4, 6, 7. */
+ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
+                             const uint8_t *p, const uint8_t *end,
+                             uint64_t tag, const uint8_t **next);
+
+/* ---- measuring (unpacked_size) ---- */
+
+/* Adds an array of n elements of elem_size bytes to the low end. Returns 0,
+ * or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed PTRDIFF_MAX. */
+ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size);
+/* Adds n bytes to the high end; same result convention. */
+ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n);
+
+/* The occurrences that decode into one message instance: a single range,
+ * or (after sub-message merging) the occurrences of one run of a group in
+ * the parent's list. Lists are immutable; iterating one twice is allowed. */
+typedef struct PbciList {
+  const struct PbciList *parent; /* NULL: the single range [p, end) */
+  const uint8_t *p, *end;
+  const uint32_t *members;       /* the group's field numbers */
+  size_t n_members;
+  uint32_t member;               /* the field whose run this is */
+  size_t run;                    /* index of the run among the group's runs */
+} PbciList;
+
+static inline PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
+  PbciList l;
+  memset(&l, 0, sizeof l);
+  l.p = p;
+  l.end = end;
+  return l;
+}
+
+/* Calls fn(ctx, p, end) for each range of the list, in input order; stops at
+ * the first negative result and returns it, else returns 0. */
+typedef ptrdiff_t (*PbciRangeFn)(void *ctx, const uint8_t *p,
+                                 const uint8_t *end);
+ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx);
+
+/* A group's current run while a message's occurrences are measured. */
+typedef struct PbciRun {
+  uint32_t member;          /* field of the current run, 0 before the first */
+  size_t index;             /* index of the current run */
+  size_t count;             /* occurrences in the current run */
+  const uint8_t *p, *end;   /* the run's first occurrence */
+} PbciRun;
+
+/* Records an occurrence of `member` at [p, end). Returns 1 when it ends the
+ * previous run, which the caller must then close, 0 otherwise. The caller
+ * closes runs before calling again: `closing` receives the run that ended. */
+int pbci_run_add(PbciRun *run, uint32_t member, const uint8_t *p,
+                 const uint8_t *end, PbciRun *closing);
+
+/* The list of a closed run's occurrences, for measuring its instance. */
+PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
+                       const uint32_t *members, size_t n_members);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROTOBUF_C_ITER_INTERNAL_DECODE_H */

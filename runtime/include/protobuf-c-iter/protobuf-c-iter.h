@@ -1,0 +1,144 @@
+/*
+ * protobuf-c-iter: decode protobuf wire bytes into protobuf-c structs that
+ * live entirely inside a buffer the caller owns.
+ *
+ * For every message type `X` (protoc-c lower-case name `x`) protoc-gen-iter
+ * emits, in `x.pb-iter.h`:
+ *
+ *   ptrdiff_t x__iter_unpack(const uint8_t *data, size_t len,
+ *                            void *buf, size_t buf_size);
+ *       Decodes `data` into `buf`. On success the message is `(X *)buf` and
+ *       the return value is the number of bytes of `buf` used (>= sizeof(X)).
+ *       On failure it returns one of the negative PROTOBUF_C_ITER_ERR_* codes.
+ *
+ *   ptrdiff_t x__iter_unpack_merge(X *msg, const uint8_t *data, size_t len,
+ *                                  void *buf, size_t buf_size);
+ *       Merges `data` into `msg`, which is either the result of an earlier
+ *       x__iter_unpack or a struct initialised from `X__INIT`. New storage
+ *       comes from `buf`; storage of `msg` is never freed or reused.
+ *
+ *   ptrdiff_t x__iter_unpacked_size(const uint8_t *data, size_t len);
+ *       The exact number of bytes x__iter_unpack needs for `data`, or a
+ *       negative error code when x__iter_unpack would fail for a reason other
+ *       than PROTOBUF_C_ITER_ERR_NO_MEMORY.
+ *
+ * Guarantees (see docs/SECURITY.md for the full model):
+ *  - No function allocates memory, and none reads outside [data, data + len)
+ *    or writes outside [buf, buf + buf_size).
+ *  - Every input, however malformed, yields a defined result.
+ *  - The decoded message is an ordinary protobuf-c message:
+ *    protobuf_c_message_get_packed_size(), _pack() and _check() work on it.
+ *    Never call protobuf_c_message_free_unpacked() or x__free_unpacked() on
+ *    it: nothing in it was allocated; dropping `buf` releases everything.
+ *  - Pointers in the message point into `buf`, or to protoc-c's static
+ *    default values (string and bytes defaults, `protobuf_c_empty_string`),
+ *    exactly where protobuf_c_message_unpack() would leave them.
+ *  - The message does not point into `data`: `data` may be freed or reused
+ *    as soon as the call returns.
+ *  - After a failed call the contents of `buf` are unspecified (and, for
+ *    x__iter_unpack_merge, so is `*msg`), but nothing outside `buf` (or
+ *    `*msg` and the storage it points to in earlier buffers) was written.
+ *  - Stack use is bounded: recursion stops at PROTOBUF_C_ITER_MAX_DEPTH.
+ *
+ * Semantics are those of protobuf_c_message_unpack() from protobuf-c 1.4.1,
+ * except where that function contradicts the protobuf specification; the
+ * README lists each deviation.
+ */
+#ifndef PROTOBUF_C_ITER_H
+#define PROTOBUF_C_ITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this runtime, matching the version of protoc-gen-iter. */
+#define PROTOBUF_C_ITER_VERSION "0.1.0"
+#define PROTOBUF_C_ITER_VERSION_NUMBER 1000 /* major*1000000+minor*1000+patch */
+
+/*
+ * Error codes. Every function that can fail returns one of these (always
+ * negative) or a non-negative byte count.
+ */
+
+/* The input is not valid protobuf wire format for the message type: a
+ * truncated or over-long (more than 10 bytes) varint, a tag longer than 5
+ * bytes or with field number 0, a length prefix longer than 5 bytes, larger
+ * than INT_MAX or running past the enclosing message, wire type 3, 4, 6 or 7,
+ * a known field with the wrong wire type, a packed run cut in the middle or
+ * whose length is not a multiple of the element size. */
+#define PROTOBUF_C_ITER_ERR_MALFORMED (-1)
+
+/* `buf` is too small. x__iter_unpacked_size() tells the size needed. */
+#define PROTOBUF_C_ITER_ERR_NO_MEMORY (-2)
+
+/* A required field without a default value is missing from a message (or
+ * from one occurrence of a sub-message), as protobuf-c 1.4.1 checks it. */
+#define PROTOBUF_C_ITER_ERR_MISSING_REQUIRED (-3)
+
+/* Sub-messages are nested more than PROTOBUF_C_ITER_MAX_DEPTH levels deep. */
+#define PROTOBUF_C_ITER_ERR_DEPTH (-4)
+
+/* `buf` is not aligned to PROTOBUF_C_ITER_BUF_ALIGN. */
+#define PROTOBUF_C_ITER_ERR_ALIGNMENT (-5)
+
+/* An argument is invalid: `data` is NULL while `len` is not 0, `buf` is NULL
+ * while `buf_size` is not 0, or `msg` is NULL. */
+#define PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT (-6)
+
+/* The deepest sub-message nesting accepted: the top-level message is level 0,
+ * its sub-messages level 1, and a sub-message at level 101 is rejected with
+ * PROTOBUF_C_ITER_ERR_DEPTH. Map entries count as a level, as they are
+ * messages on the wire. libprotobuf and upb use the same default. */
+#define PROTOBUF_C_ITER_MAX_DEPTH 100
+
+/* The alignment `buf` must have: that of max_align_t. Declare buffers with
+ * PROTOBUF_C_ITER_BUFFER, malloc them, or use alignas(max_align_t). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define PROTOBUF_C_ITER_BUF_ALIGN alignof(max_align_t)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PROTOBUF_C_ITER_BUF_ALIGN _Alignof(max_align_t)
+#else
+/* C99: the alignment of the most demanding fundamental type. */
+union ProtobufCIterMaxAlign_ {
+  long double ld;
+  long long ll;
+  double d;
+  void *p;
+  void (*f)(void);
+};
+struct ProtobufCIterAlignProbe_ {
+  char c;
+  union ProtobufCIterMaxAlign_ u;
+};
+#define PROTOBUF_C_ITER_BUF_ALIGN offsetof(struct ProtobufCIterAlignProbe_, u)
+#endif
+
+/* Declares `name`, a suitably aligned byte buffer of `size` bytes usable
+ * with any x__iter_unpack function, e.g. on the stack:
+ *
+ *   PROTOBUF_C_ITER_BUFFER(buf, 4096);
+ *   ptrdiff_t n = foo__iter_unpack(data, len, buf.bytes, sizeof buf.bytes);
+ */
+#define PROTOBUF_C_ITER_BUFFER(name, size) \
+  union {                                  \
+    unsigned char bytes[size];             \
+    long double align_ld_;                 \
+    long long align_ll_;                   \
+    void *align_p_;                        \
+  } name
+
+/* A short static English description of `code` (one of the codes above),
+ * e.g. "malformed input"; "unknown error" for anything else. */
+const char *protobuf_c_iter_strerror(ptrdiff_t code);
+
+/* The runtime's version string, PROTOBUF_C_ITER_VERSION at build time. */
+const char *protobuf_c_iter_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROTOBUF_C_ITER_H */

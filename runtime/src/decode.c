@@ -1,0 +1,318 @@
+/* Out-of-line paths of the runtime: multi-byte varints, keys and lengths,
+ * field scanning, unknown fields, and the occurrence lists unpacked_size uses
+ * to size merged sub-messages. */
+#include "protobuf-c-iter/internal/decode.h"
+
+const uint8_t *pbci_read_varint_slow(const uint8_t *p, const uint8_t *end,
+                                     uint64_t *v) {
+  uint64_t result = 0;
+  unsigned i;
+  for (i = 0; i < 10; i++) {
+    if (p + i >= end) return NULL; /* truncated */
+    result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) {
+      *v = result;
+      return p + i + 1;
+    }
+  }
+  return NULL; /* more than 10 bytes */
+}
+
+const uint8_t *pbci_read_tag_slow(const uint8_t *p, const uint8_t *end,
+                                  uint64_t *tag) {
+  uint64_t result = 0;
+  unsigned i;
+  if (p >= end) return NULL;
+  if ((p[0] & 0xf8) == 0) return NULL; /* one-byte key of field 0 */
+  for (i = 0; i < 5; i++) {
+    if (p + i >= end) return NULL;
+    result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) {
+      /* Up to 35 bits: a 32-bit field number and the wire type. */
+      *tag = result;
+      return p + i + 1;
+    }
+  }
+  return NULL; /* more than 5 bytes */
+}
+
+const uint8_t *pbci_read_len_slow(const uint8_t *p, const uint8_t *end,
+                                  const uint8_t **value_end) {
+  uint64_t len = 0;
+  unsigned i;
+  for (i = 0; i < 5; i++) {
+    if (p + i >= end) return NULL;
+    len |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) break;
+  }
+  if (i == 5) return NULL; /* more than 5 bytes */
+  p += i + 1;
+  if (len > INT_MAX || len > (uint64_t)(end - p)) return NULL;
+  *value_end = p + (size_t)len;
+  return p;
+}
+
+/* protobuf-c 1.4.1 reads a bool as true when any byte of the field's value,
+ * length prefix included, has one of its low 7 bits set, whatever the wire
+ * type. */
+static protobuf_c_boolean any_low_bits(const uint8_t *p, const uint8_t *end) {
+  for (; p < end; p++) {
+    if (*p & 0x7f) return 1;
+  }
+  return 0;
+}
+
+const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
+                              uint32_t wire_type, protobuf_c_boolean *b) {
+  const uint8_t *start = p;
+  const uint8_t *next;
+  uint64_t v;
+  switch (wire_type) {
+    case PBCI_WT_VARINT:
+      next = pbci_read_varint(p, end, &v);
+      break;
+    case PBCI_WT_64BIT:
+      next = (size_t)(end - p) >= 8 ? p + 8 : NULL;
+      break;
+    case PBCI_WT_32BIT:
+      next = (size_t)(end - p) >= 4 ? p + 4 : NULL;
+      break;
+    case PBCI_WT_LEN:
+      next = pbci_read_len(p, end, &next) ? next : NULL;
+      break;
+    default:
+      return NULL;
+  }
+  if (next != NULL) *b = any_low_bits(start, next);
+  return next;
+}
+
+const uint8_t *pbci_next_field(const uint8_t *p, const uint8_t *end,
+                               PbciField *f) {
+  uint64_t v;
+  p = pbci_read_tag(p, end, &f->tag);
+  if (p == NULL) return NULL;
+  f->raw = p;
+  f->value = p;
+  switch ((uint32_t)(f->tag & 7)) {
+    case PBCI_WT_VARINT:
+      f->end = pbci_read_varint(p, end, &v);
+      break;
+    case PBCI_WT_64BIT:
+      f->end = (size_t)(end - p) >= 8 ? p + 8 : NULL;
+      break;
+    case PBCI_WT_32BIT:
+      f->end = (size_t)(end - p) >= 4 ? p + 4 : NULL;
+      break;
+    case PBCI_WT_LEN:
+      f->value = pbci_read_len(p, end, &f->end);
+      if (f->value == NULL) return NULL;
+      break;
+    default: /* 3 and 4 (groups), 6, 7 */
+      return NULL;
+  }
+  return f->end;
+}
+
+size_t pbci_count_elements(const PbciField *f, int elem_size) {
+  const uint8_t *p;
+  size_t n = 0, run = 0;
+  if ((f->tag & 7) != PBCI_WT_LEN || elem_size < 0) return 1;
+  if (elem_size > 0) {
+    size_t len = (size_t)(f->end - f->value);
+    return len % (size_t)elem_size == 0 ? len / (size_t)elem_size
+                                        : (size_t)-1;
+  }
+  /* Packed varints: one element per byte without the continuation bit;
+   * the run must end on such a byte and no varint may exceed 10 bytes. */
+  for (p = f->value; p < f->end; p++) {
+    if (*p < 0x80) {
+      n++;
+      run = 0;
+    } else if (++run == 10) {
+      return (size_t)-1;
+    }
+  }
+  return run == 0 ? n : (size_t)-1;
+}
+
+ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
+                          void *buf, size_t buf_size) {
+  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+  if (buf == NULL && buf_size != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+  if ((uintptr_t)buf % PROTOBUF_C_ITER_BUF_ALIGN != 0) {
+    return PROTOBUF_C_ITER_ERR_ALIGNMENT;
+  }
+  /* Results are ptrdiff_t: never use more than PTRDIFF_MAX bytes. */
+  if (buf_size > PTRDIFF_MAX) buf_size = PTRDIFF_MAX;
+  a->base = (unsigned char *)buf;
+  a->top = buf_size != 0 ? a->base + buf_size : a->base;
+  a->lo = a->base;
+  a->hi = a->top;
+  return 0;
+}
+
+void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
+                size_t elem_size) {
+  size_t n = n_old + n_add;
+  void *array;
+  if (n < n_old || n > (SIZE_MAX - PBCI_ALIGN) / elem_size) return NULL;
+  array = pbci_alloc(a, n * elem_size);
+  if (array != NULL && n_old != 0) memcpy(array, old, n_old * elem_size);
+  return array;
+}
+
+int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
+  ProtobufCMessageUnknownField *fields =
+      (ProtobufCMessageUnknownField *)pbci_grow(
+          a, base->unknown_fields, base->n_unknown_fields, n_add,
+          sizeof *fields);
+  if (fields == NULL) return -1;
+  base->unknown_fields = fields;
+  return 0;
+}
+
+ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
+                             const uint8_t *p, const uint8_t *end,
+                             uint64_t tag, const uint8_t **next) {
+  PbciField f;
+  ProtobufCMessageUnknownField *u;
+  size_t n;
+  unsigned char *copy;
+  /* Re-read from the key so that framing is checked in one place. */
+  f.tag = tag;
+  if (pbci_next_field(p, end, &f) == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+  n = (size_t)(f.end - f.raw);
+  copy = pbci_alloc_bytes(a, n);
+  if (copy == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  memcpy(copy, f.raw, n);
+  u = &base->unknown_fields[base->n_unknown_fields++];
+  u->tag = (uint32_t)(f.tag >> 3);
+  u->wire_type = (ProtobufCWireType)(f.tag & 7);
+  u->len = n;
+  u->data = copy;
+  *next = f.end;
+  return 0;
+}
+
+ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
+  if (n > (PTRDIFF_MAX - PBCI_ALIGN) / elem_size) {
+    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
+  n = PBCI_ROUND(n * elem_size);
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += n;
+  return 0;
+}
+
+ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->hi += n;
+  return 0;
+}
+
+int pbci_run_add(PbciRun *run, uint32_t member, const uint8_t *p,
+                 const uint8_t *end, PbciRun *closing) {
+  int ended = 0;
+  if (run->member != member) {
+    if (run->count != 0) {
+      *closing = *run;
+      ended = 1;
+      run->index++;
+    }
+    run->member = member;
+    run->count = 0;
+  }
+  if (run->count++ == 0) {
+    run->p = p;
+    run->end = end;
+  }
+  return ended;
+}
+
+PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
+                       const uint32_t *members, size_t n_members) {
+  PbciList l;
+  if (run->count == 1) return pbci_list_single(run->p, run->end);
+  l.parent = parent;
+  l.p = NULL;
+  l.end = NULL;
+  l.members = members;
+  l.n_members = n_members;
+  l.member = run->member;
+  l.run = run->index;
+  return l;
+}
+
+/* Iteration of a derived list: scan each range of the parent list for the
+ * group's members, follow the runs, pass on the occurrences of our run. */
+typedef struct FilterCtx {
+  const PbciList *list;
+  PbciRangeFn fn;
+  void *ctx;
+  PbciRun run;
+} FilterCtx;
+
+#define PBCI_STOP 1 /* internal: the run is complete, stop iterating */
+
+static int is_member(const PbciList *l, uint64_t number) {
+  size_t i;
+  for (i = 0; i < l->n_members; i++) {
+    if (l->members[i] == number) return 1;
+  }
+  return 0;
+}
+
+static ptrdiff_t filter_range(void *ctx, const uint8_t *p,
+                              const uint8_t *end) {
+  FilterCtx *fc = (FilterCtx *)ctx;
+  PbciRun closing;
+  PbciField f;
+  while (p < end) {
+    /* The owning message validated this range before building the list. */
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (!is_member(fc->list, f.tag >> 3)) continue;
+    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), f.value, f.end, &closing);
+    if (fc->run.index > fc->list->run) return PBCI_STOP;
+    if (fc->run.index == fc->list->run) {
+      /* A nested list's PBCI_STOP ends our iteration too. */
+      ptrdiff_t r = fc->fn(fc->ctx, f.value, f.end);
+      if (r != 0) return r;
+    }
+  }
+  return 0;
+}
+
+ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
+  FilterCtx fc;
+  ptrdiff_t r;
+  if (list->parent == NULL) return fn(ctx, list->p, list->end);
+  memset(&fc, 0, sizeof fc);
+  fc.list = list;
+  fc.fn = fn;
+  fc.ctx = ctx;
+  r = pbci_list_each(list->parent, filter_range, &fc);
+  return r == PBCI_STOP ? 0 : r;
+}
+
+const char *protobuf_c_iter_strerror(ptrdiff_t code) {
+  switch (code) {
+    case PROTOBUF_C_ITER_ERR_MALFORMED:
+      return "malformed input";
+    case PROTOBUF_C_ITER_ERR_NO_MEMORY:
+      return "buffer too small";
+    case PROTOBUF_C_ITER_ERR_MISSING_REQUIRED:
+      return "missing required field";
+    case PROTOBUF_C_ITER_ERR_DEPTH:
+      return "nesting too deep";
+    case PROTOBUF_C_ITER_ERR_ALIGNMENT:
+      return "buffer misaligned";
+    case PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT:
+      return "invalid argument";
+    default:
+      return code >= 0 ? "success" : "unknown error";
+  }
+}
+
+const char *protobuf_c_iter_version(void) { return PROTOBUF_C_ITER_VERSION; }

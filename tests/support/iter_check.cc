@@ -1,0 +1,124 @@
+#include "iter_check.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <protobuf-c-iter/protobuf-c-iter.h>
+
+#include "pbc_compare.h"
+
+namespace pbci_test {
+namespace {
+
+struct PbcFree {
+  void operator()(ProtobufCMessage* m) const {
+    if (m != nullptr) protobuf_c_message_free_unpacked(m, nullptr);
+  }
+};
+using PbcMessage = std::unique_ptr<ProtobufCMessage, PbcFree>;
+
+PbcMessage PbcUnpack(const IterType& t, const std::string& bytes) {
+  return PbcMessage(protobuf_c_message_unpack(
+      t.desc, nullptr, bytes.size(),
+      reinterpret_cast<const uint8_t*>(bytes.data())));
+}
+
+const uint8_t* Data(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+
+}  // namespace
+
+ExactBuffer::ExactBuffer(size_t n) : size(n) {
+  // aligned_alloc wants a multiple of the alignment; ASan and glibc do not,
+  // and with the exact size ASan sees every overrun.
+  data = std::aligned_alloc(PROTOBUF_C_ITER_BUF_ALIGN, n == 0 ? 1 : n);
+}
+
+ExactBuffer::~ExactBuffer() { std::free(data); }
+
+std::string Hex(const std::string& bytes) {
+  std::string out;
+  char b[4];
+  for (unsigned char c : bytes) {
+    std::snprintf(b, sizeof b, "%02x", c);
+    out += b;
+  }
+  return out;
+}
+
+IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
+                          std::string* problems) {
+  IterResult r;
+  r.unpacked_size = t.unpacked_size(Data(bytes), bytes.size());
+  if (r.unpacked_size < 0) {
+    // A large enough buffer must fail too, for a reason other than memory.
+    // With several faults in one input the two may name different ones.
+    size_t big = 4096 + bytes.size() * 64;
+    r.buffer.reset(new ExactBuffer(big));
+    r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, big);
+    if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+      *problems += "unpacked_size said " + std::to_string(r.unpacked_size) +
+                   " but unpack returned " + std::to_string(r.code) + "; ";
+    }
+    return r;
+  }
+  const size_t size = static_cast<size_t>(r.unpacked_size);
+  if (size > 1) {
+    ExactBuffer short_buf(size - 1);
+    ptrdiff_t code = t.unpack(Data(bytes), bytes.size(), short_buf.data, size - 1);
+    if (code != PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+      *problems += "one byte short returned " + std::to_string(code) + "; ";
+    }
+  }
+  r.buffer.reset(new ExactBuffer(size));
+  r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, size);
+  if (r.code != r.unpacked_size) {
+    *problems += "unpack used " + std::to_string(r.code) +
+                 " but unpacked_size said " + std::to_string(r.unpacked_size) +
+                 "; ";
+  }
+  return r;
+}
+
+std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
+  std::string problems;
+  PbcMessage ref = PbcUnpack(t, bytes);
+  IterResult got = DecodeWithIter(t, bytes, &problems);
+  if ((ref != nullptr) != (got.code >= 0)) {
+    problems += std::string("protobuf-c ") + (ref ? "accepts" : "rejects") +
+                " but iter returned " + std::to_string(got.code) + "; ";
+  } else if (ref != nullptr) {
+    std::string d = Diff(ref.get(), got.message());
+    if (!d.empty()) problems += "structs differ at " + d + "; ";
+    if (Pack(ref.get()) != Pack(got.message())) problems += "re-packed bytes differ; ";
+    if (!protobuf_c_message_check(got.message())) {
+      problems += "protobuf_c_message_check fails; ";
+    }
+  }
+  if (!problems.empty()) problems += "input " + Hex(bytes);
+  return problems;
+}
+
+std::string CheckMerged(const IterType& t, const std::vector<std::string>& copies) {
+  std::string problems, all;
+  std::vector<PbcMessage> refs;
+  std::vector<const ProtobufCMessage*> ptrs;
+  for (const std::string& c : copies) {
+    refs.push_back(PbcUnpack(t, c));
+    if (refs.back() == nullptr) return "a copy does not decode alone: " + Hex(c);
+    ptrs.push_back(refs.back().get());
+    all += c;
+  }
+  IterResult got = DecodeWithIter(t, all, &problems);
+  if (got.code < 0) {
+    problems += "iter rejects the merge with " + std::to_string(got.code) + "; ";
+  } else {
+    std::string d = DiffMerged(got.message(), ptrs);
+    if (!d.empty()) problems += "merge differs at " + d + "; ";
+  }
+  if (!problems.empty()) problems += "input " + Hex(all);
+  return problems;
+}
+
+}  // namespace pbci_test

@@ -1,0 +1,71 @@
+// Runs a generated decoder on an input and checks it against protobuf-c.
+#ifndef PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
+#define PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <protobuf-c/protobuf-c.h>
+
+namespace pbci_test {
+
+// One generated message type, seen generically.
+struct IterType {
+  const char* full_name;
+  const ProtobufCMessageDescriptor* desc;
+  ptrdiff_t (*unpack)(const uint8_t*, size_t, void*, size_t);
+  ptrdiff_t (*unpacked_size)(const uint8_t*, size_t);
+  ptrdiff_t (*unpack_merge)(ProtobufCMessage*, const uint8_t*, size_t, void*,
+                            size_t);
+};
+
+// Every top-level and nested type of the test protos.
+const std::vector<IterType>& AllTypes();
+const IterType& TypeNamed(const std::string& full_name);
+
+// A heap buffer of exactly the requested size, aligned for any type, so
+// that ASan reports any access past its end.
+struct ExactBuffer {
+  explicit ExactBuffer(size_t size);
+  ~ExactBuffer();
+  ExactBuffer(const ExactBuffer&) = delete;
+  ExactBuffer& operator=(const ExactBuffer&) = delete;
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+// The result of decoding with the generated decoder.
+struct IterResult {
+  ptrdiff_t unpacked_size = 0;  // what x__iter_unpacked_size said
+  ptrdiff_t code = 0;           // what x__iter_unpack returned
+  std::unique_ptr<ExactBuffer> buffer;
+  const ProtobufCMessage* message() const {
+    return code >= 0 ? static_cast<const ProtobufCMessage*>(buffer->data) : nullptr;
+  }
+};
+
+// Sizes the input with unpacked_size, decodes it into a buffer of exactly
+// that size (or, on error, into a generous one), and checks that the two
+// agree: both fail (not for memory), or the size used equals the size predicted and one
+// byte less fails with NO_MEMORY. Failures go to `problems`.
+IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
+                          std::string* problems);
+
+// The whole differential check of one input against
+// protobuf_c_message_unpack: same acceptance, equal structs, equal re-packed
+// bytes, protobuf_c_message_check() true. Returns "" or the problems.
+std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes);
+
+// Decodes the concatenation of `copies` and checks the result against the
+// protobuf specification's merge of each copy decoded alone by protobuf-c.
+std::string CheckMerged(const IterType& t, const std::vector<std::string>& copies);
+
+// Hex dump, for failure messages.
+std::string Hex(const std::string& bytes);
+
+}  // namespace pbci_test
+
+#endif  // PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
