@@ -168,7 +168,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   if (!f.packable) return;
   vars["read"] = ReadScalar(f, "value_end", "PBCI_WT_VARINT");
   p->Print(vars,
-           "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $comment$, packed */\n");
+           "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed run */\n");
   PrintReserveCall(vars, p);
   PrintReadLen(p);
   p->Print(vars, R"(      while (p < value_end) {
@@ -310,6 +310,8 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
     switch (tag) {
 )");
+  // Field cases are written at switch level; indent them into the switch.
+  p->Indent();
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
       PrintRepeated(f, FieldVars(m, f), p);
@@ -317,16 +319,17 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
       PrintSingular(f, FieldVars(m, f), p);
     }
   }
-  p->Print(R"(    default:
-      if ($lower$__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-      if (!reserved) {
-        r = $lower$__iter_reserve(msg, field, end, arena);
+  p->Outdent();
+  p->Print(R"(      default:
+        if ($lower$__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (!reserved) {
+          r = $lower$__iter_reserve(msg, field, end, arena);
+          if (r < 0) return r;
+          reserved = 1;
+        }
+        r = pbci_store_unknown(arena, &msg->$base$, field, end, &p);
         if (r < 0) return r;
-        reserved = 1;
-      }
-      r = pbci_store_unknown(arena, &msg->$base$, field, end, tag, &p);
-      if (r < 0) return r;
-      break;
+        break;
     }
   }
 )",

@@ -174,13 +174,12 @@ int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
 
 ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
                              const uint8_t *p, const uint8_t *end,
-                             uint64_t tag, const uint8_t **next) {
+                             const uint8_t **next) {
   PbciField f;
   ProtobufCMessageUnknownField *u;
   size_t n;
   unsigned char *copy;
   /* Re-read from the key so that framing is checked in one place. */
-  f.tag = tag;
   if (pbci_next_field(p, end, &f) == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
   n = (size_t)(f.end - f.raw);
   copy = pbci_alloc_bytes(a, n);

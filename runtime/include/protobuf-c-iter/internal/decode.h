@@ -118,11 +118,10 @@ static inline const uint8_t *pbci_read_fixed32(const uint8_t *p,
 static inline const uint8_t *pbci_read_fixed64(const uint8_t *p,
                                                const uint8_t *end,
                                                uint64_t *v) {
-  uint32_t lo, hi;
   if ((size_t)(end - p) < 8) return NULL;
-  pbci_read_fixed32(p, end, &lo);
-  pbci_read_fixed32(p + 4, end, &hi);
-  *v = (uint64_t)hi << 32 | lo;
+  *v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
   return p + 8;
 }
 
@@ -239,11 +238,13 @@ static inline int pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
  * occurrence, before its first unknown field is stored). */
 int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add);
 
-/* Stores the field `f` as protobuf-c does: tag = field number, data = the
- * value bytes with any length prefix. Rejects wire types 3, 4, 6, 7. */
+/* Stores the field whose key starts at `p` as protobuf-c does: tag = field
+ * number, data = the value bytes with any length prefix; sets *next past
+ * it. Rejects wire types 3, 4, 6, 7. The unknown field array must have been
+ * reserved. */
 ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
                              const uint8_t *p, const uint8_t *end,
-                             uint64_t tag, const uint8_t **next);
+                             const uint8_t **next);
 
 /* ---- measuring (unpacked_size) ---- */
 

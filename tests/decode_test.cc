@@ -1,0 +1,311 @@
+// Decoding semantics case by case: the original project's test messages,
+// each deviation from protobuf-c 1.4.1 (with protobuf-c's behaviour asserted
+// next to ours), and the API's edge cases.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "merge.pb-iter.h"
+#include "merge3.pb-iter.h"
+#include "scalars2.pb-iter.h"
+#include "support/iter_check.h"
+#include "support/pbc_compare.h"
+
+namespace pbci_test {
+namespace {
+
+std::string Bytes(std::initializer_list<int> b) {
+  std::string s;
+  for (int c : b) s += static_cast<char>(c);
+  return s;
+}
+
+const uint8_t* Data(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+
+// Decodes with the generated decoder into an exact buffer and fails the
+// test on any disagreement between unpacked_size and unpack.
+template <typename T>
+class Decoded {
+ public:
+  Decoded(const char* full_name, const std::string& bytes) {
+    std::string problems;
+    result_ = DecodeWithIter(TypeNamed(full_name), bytes, &problems);
+    EXPECT_EQ(problems, "");
+  }
+  ptrdiff_t code() const { return result_.code; }
+  const T* operator->() const { return static_cast<const T*>(result_.buffer->data); }
+  const ProtobufCMessage* base() const { return result_.message(); }
+
+ private:
+  IterResult result_;
+};
+
+template <typename T>
+T* PbcUnpack(const ProtobufCMessageDescriptor* desc, const std::string& bytes) {
+  return reinterpret_cast<T*>(
+      protobuf_c_message_unpack(desc, nullptr, bytes.size(), Data(bytes)));
+}
+
+void PbcFree(void* m) {
+  if (m) protobuf_c_message_free_unpacked(static_cast<ProtobufCMessage*>(m), nullptr);
+}
+
+// ---- the original project's messages, rebuilt byte for byte ----
+
+TEST(SeedMessages, MergeTestMergesTheRepeatedSubMessage) {
+  // MergeTest.plain = {a: 7, list: [1, 2]} then {list: [3]}.
+  const std::string in = Bytes({0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02,
+                                0x2a, 0x02, 0x18, 0x03});
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  ASSERT_NE(m->plain, nullptr);
+  EXPECT_EQ(m->plain->a, 7);
+  ASSERT_EQ(m->plain->n_list, 3u);
+  EXPECT_EQ(m->plain->list[0], 1);
+  EXPECT_EQ(m->plain->list[1], 2);
+  EXPECT_EQ(m->plain->list[2], 3);
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.merge.MergeTest"), in), "");
+}
+
+TEST(SeedMessages, RepeatedPacked) {
+  // PackedField: packed [10, 42, 777, 15, 63, 408].
+  const std::string in =
+      Bytes({0x0a, 0x08, 0x0a, 0x2a, 0x89, 0x06, 0x0f, 0x3f, 0x98, 0x03});
+  Decoded<Iter__Merge__PackedField> m("iter.merge.PackedField", in);
+  ASSERT_GE(m.code(), 0);
+  const std::vector<int32_t> expected = {10, 42, 777, 15, 63, 408};
+  ASSERT_EQ(m->n_values, expected.size());
+  for (size_t i = 0; i < expected.size(); i++) EXPECT_EQ(m->values[i], expected[i]);
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.merge.PackedField"), in), "");
+}
+
+TEST(SeedMessages, RequiredFieldMissingIsRejected) {
+  // RequiredField2 with f1 = 10 and the required f2 missing (F1V10).
+  const std::string in = Bytes({0x08, 0x0a});
+  const IterType& t = TypeNamed("iter.merge.RequiredField2");
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MISSING_REQUIRED);
+  EXPECT_EQ(CheckAgainstProtobufC(t, in), "");  // protobuf-c rejects it too
+}
+
+TEST(SeedMessages, StringWithZeroByteIsCopiedWhole) {
+  // StringField "hello\0world".
+  const std::string in = Bytes({0x0a, 0x0b, 'h', 'e', 'l', 'l', 'o', 0, 'w', 'o',
+                                'r', 'l', 'd'});
+  Decoded<Iter__Merge__StringField> m("iter.merge.StringField", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(std::memcmp(m->s, "hello\0world", 12), 0);  // NUL-terminated
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.merge.StringField"), in), "");
+}
+
+TEST(SeedMessages, NegativeLengthStringIsMalformed) {
+  // Scalars2.f_string with a 10-byte length varint of -1.
+  const std::string in = Bytes({0x72, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                0xff, 0xff, 0x01, 'x'});
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
+}
+
+TEST(SeedMessages, TruncatedVarintIsMalformed) {
+  const std::string in = Bytes({0x08, 0x96});
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
+}
+
+// ---- deviations from protobuf-c 1.4.1, each asserting both behaviours ----
+
+TEST(Deviation, Bug1MergingSubMessageWithUnsetOneofIsAccepted) {
+  // MergeTest.sub = {a: 1} then {b: 2}; Inner has a oneof set in neither.
+  const std::string in = Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  EXPECT_EQ(ref, nullptr) << "protobuf-c 1.4.1 rejects this valid input";
+  PbcFree(ref);
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->sub->a, 1);
+  EXPECT_EQ(m->sub->b, 2);
+  EXPECT_EQ(m->sub->unset_choice_case, ITER__MERGE__INNER__UNSET_CHOICE__NOT_SET);
+}
+
+TEST(Deviation, Bug2SameOneofMessageMemberTwiceMerges) {
+  // MergeTest.c_inner = {a: 1} then {b: 2}.
+  const std::string in = Bytes({0x1a, 0x02, 0x08, 0x01, 0x1a, 0x02, 0x10, 0x02});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  ASSERT_NE(ref, nullptr);
+  EXPECT_FALSE(ref->c_inner->has_a) << "protobuf-c 1.4.1 replaces the first copy";
+  PbcFree(ref);
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  ASSERT_EQ(m->choice_case, ITER__MERGE__MERGE_TEST__CHOICE_C_INNER);
+  EXPECT_TRUE(m->c_inner->has_a);
+  EXPECT_EQ(m->c_inner->a, 1);
+  EXPECT_EQ(m->c_inner->b, 2);
+}
+
+TEST(Deviation, Bug3Proto3MergeKeepsEarlierScalars) {
+  // Outer3.sub = {a: 1} then {b: 2}.
+  const std::string in = Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
+  auto* ref = PbcUnpack<Iter__Merge3__Outer3>(&iter__merge3__outer3__descriptor, in);
+  ASSERT_NE(ref, nullptr);
+  EXPECT_EQ(ref->sub->a, 0) << "protobuf-c 1.4.1 loses the earlier scalar";
+  PbcFree(ref);
+  Decoded<Iter__Merge3__Outer3> m("iter.merge3.Outer3", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->sub->a, 1);
+  EXPECT_EQ(m->sub->b, 2);
+}
+
+TEST(Deviation, Bug4EmptyBytesInEarlierCopyStaysPresent) {
+  // MergeTest.plain = {data: ""} then {a: 1}.
+  const std::string in = Bytes({0x2a, 0x02, 0x0a, 0x00, 0x2a, 0x02, 0x10, 0x01});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  ASSERT_NE(ref, nullptr);
+  EXPECT_FALSE(ref->plain->has_data) << "protobuf-c 1.4.1 drops the empty bytes";
+  PbcFree(ref);
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_TRUE(m->plain->has_data);
+  EXPECT_EQ(m->plain->data.len, 0u);
+  EXPECT_EQ(m->plain->data.data, nullptr);
+  EXPECT_EQ(m->plain->a, 1);
+}
+
+TEST(Deviation, Bug5UnknownFieldsOfEarlierCopyAreKept) {
+  // MergeTest.plain = {field 99: 1} then {a: 1}.
+  const std::string in = Bytes({0x2a, 0x03, 0x98, 0x06, 0x01, 0x2a, 0x02, 0x10, 0x01});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  ASSERT_NE(ref, nullptr);
+  EXPECT_EQ(ref->plain->base.n_unknown_fields, 0u) << "protobuf-c 1.4.1 drops them";
+  PbcFree(ref);
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  ASSERT_EQ(m->plain->base.n_unknown_fields, 1u);
+  EXPECT_EQ(m->plain->base.unknown_fields[0].tag, 99u);
+  EXPECT_EQ(m->plain->base.unknown_fields[0].len, 1u);
+  EXPECT_EQ(m->plain->a, 1);
+}
+
+// Plain nested `levels` deep through `child`, innermost a = 5.
+std::string NestedPlain(int levels) {
+  std::string body = Bytes({0x10, 0x05});
+  for (int i = 0; i < levels; i++) {
+    std::string len;
+    size_t n = body.size();
+    do {
+      len += static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n >>= 7;
+    } while (n != 0);
+    body = Bytes({0x22}) + len + body;
+  }
+  return body;
+}
+
+TEST(Deviation, NestingBeyond100LevelsIsRejected) {
+  // Plain at level 0 holding 100 levels of children: accepted by both.
+  std::string ok = NestedPlain(100);
+  std::string deep = NestedPlain(101);
+  const ProtobufCMessageDescriptor* d = &iter__merge__plain__descriptor;
+  ProtobufCMessage* ref = protobuf_c_message_unpack(d, nullptr, deep.size(), Data(deep));
+  EXPECT_NE(ref, nullptr) << "protobuf-c 1.4.1 has no depth limit";
+  PbcFree(ref);
+  EXPECT_GE(iter__merge__plain__iter_unpacked_size(Data(ok), ok.size()), 0);
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size(Data(deep), deep.size()),
+            PROTOBUF_C_ITER_ERR_DEPTH);
+  std::vector<max_align_t> buf(1 << 16);
+  EXPECT_GE(iter__merge__plain__iter_unpack(Data(ok), ok.size(), buf.data(),
+                                            buf.size() * sizeof buf[0]),
+            0);
+  EXPECT_EQ(iter__merge__plain__iter_unpack(Data(deep), deep.size(), buf.data(),
+                                            buf.size() * sizeof buf[0]),
+            PROTOBUF_C_ITER_ERR_DEPTH);
+}
+
+// ---- the API ----
+
+TEST(Api, EmptyInputGivesTheInitValues) {
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", "");
+  ASSERT_EQ(m.code(), static_cast<ptrdiff_t>((sizeof(Iter__Test__Scalars2) + 7) / 8 * 8));
+  const Iter__Test__Scalars2 init = ITER__TEST__SCALARS2__INIT;
+  EXPECT_EQ(Diff(&init.base, m.base()), "");
+  EXPECT_EQ(iter__test__scalars2__iter_unpack(nullptr, 0, nullptr, 0),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+}
+
+TEST(Api, InvalidArgumentsAreRejected) {
+  alignas(max_align_t) unsigned char buf[1024];
+  const uint8_t byte = 0;
+  EXPECT_EQ(iter__test__scalars2__iter_unpack(nullptr, 1, buf, sizeof buf),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(iter__test__scalars2__iter_unpack(&byte, 0, nullptr, 8),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(iter__test__scalars2__iter_unpacked_size(nullptr, 1),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(iter__test__scalars2__iter_unpack_merge(nullptr, &byte, 0, buf, sizeof buf),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+}
+
+TEST(Api, MisalignedBufferIsAnError) {
+  alignas(max_align_t) unsigned char buf[1024];
+  const std::string in = Bytes({0x08, 0x01});
+  for (size_t offset = 1; offset < PROTOBUF_C_ITER_BUF_ALIGN; offset++) {
+    EXPECT_EQ(iter__test__scalars2__iter_unpack(Data(in), in.size(), buf + offset,
+                                                sizeof buf - offset),
+              PROTOBUF_C_ITER_ERR_ALIGNMENT);
+  }
+}
+
+TEST(Api, UnpackMergeAppendsFromASecondBuffer) {
+  PROTOBUF_C_ITER_BUFFER(first, 512);
+  PROTOBUF_C_ITER_BUFFER(second, 512);
+  const std::string a = Bytes({0x2a, 0x04, 0x18, 0x01, 0x18, 0x02});  // plain.list 1,2
+  const std::string b = Bytes({0x2a, 0x04, 0x10, 0x09, 0x18, 0x03});  // a 9, list 3
+  ASSERT_GE(iter__merge__merge_test__iter_unpack(Data(a), a.size(), first.bytes,
+                                                 sizeof first.bytes),
+            0);
+  auto* msg = reinterpret_cast<Iter__Merge__MergeTest*>(first.bytes);
+  ptrdiff_t used = iter__merge__merge_test__iter_unpack_merge(
+      msg, Data(b), b.size(), second.bytes, sizeof second.bytes);
+  ASSERT_GT(used, 0);
+  ASSERT_EQ(msg->plain->n_list, 3u);
+  EXPECT_EQ(msg->plain->list[2], 3);
+  EXPECT_EQ(msg->plain->a, 9);
+  // The grown array lives in the second buffer.
+  EXPECT_GE(reinterpret_cast<unsigned char*>(msg->plain->list), second.bytes);
+  EXPECT_LT(reinterpret_cast<unsigned char*>(msg->plain->list), second.bytes + used);
+}
+
+TEST(Api, UnpackMergeIntoAnInitialisedStruct) {
+  PROTOBUF_C_ITER_BUFFER(buf, 256);
+  Iter__Merge__PackedField msg = ITER__MERGE__PACKED_FIELD__INIT;
+  const std::string in = Bytes({0x0a, 0x02, 0x05, 0x06});
+  ASSERT_GT(iter__merge__packed_field__iter_unpack_merge(&msg, Data(in), in.size(),
+                                                         buf.bytes, sizeof buf.bytes),
+            0);
+  ASSERT_EQ(msg.n_values, 2u);
+  EXPECT_EQ(msg.values[1], 6);
+}
+
+TEST(Api, ResultIsAnOrdinaryProtobufCMessage) {
+  const std::string in = Bytes({0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02});
+  Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_TRUE(protobuf_c_message_check(m.base()));
+  EXPECT_EQ(protobuf_c_message_get_packed_size(m.base()), in.size());
+  EXPECT_EQ(Pack(m.base()), in);
+}
+
+TEST(Api, StrerrorNamesEveryCode) {
+  for (ptrdiff_t code = -1; code >= -6; code--) {
+    EXPECT_STRNE(protobuf_c_iter_strerror(code), "unknown error") << code;
+  }
+  EXPECT_STREQ(protobuf_c_iter_strerror(-100), "unknown error");
+  EXPECT_STREQ(protobuf_c_iter_version(), PROTOBUF_C_ITER_VERSION);
+}
+
+}  // namespace
+}  // namespace pbci_test
