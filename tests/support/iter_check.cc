@@ -30,9 +30,11 @@ const uint8_t* Data(const std::string& s) {
 }  // namespace
 
 ExactBuffer::ExactBuffer(size_t n) : size(n) {
-  // aligned_alloc wants a multiple of the alignment; ASan and glibc do not,
-  // and with the exact size ASan sees every overrun.
-  data = std::aligned_alloc(PROTOBUF_C_ITER_BUF_ALIGN, n == 0 ? 1 : n);
+  // posix_memalign, unlike aligned_alloc, takes any size: with the exact
+  // size ASan sees every overrun.
+  if (posix_memalign(&data, PROTOBUF_C_ITER_BUF_ALIGN, n == 0 ? 1 : n) != 0) {
+    data = nullptr;
+  }
 }
 
 ExactBuffer::~ExactBuffer() { std::free(data); }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct IterType {
   ptrdiff_t (*unpack_merge)(ProtobufCMessage*, const uint8_t*, size_t, void*,
                             size_t);
 };
+
+// gtest prints a type by its name.
+inline void PrintTo(const IterType& t, std::ostream* os) { *os << t.full_name; }
 
 // Every top-level and nested type of the test protos.
 const std::vector<IterType>& AllTypes();
