@@ -107,7 +107,7 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
     vars["group"] = std::to_string(f.group);
     vars["members"] = m.groups[f.group].array_name;
     vars["n_members"] = std::to_string(m.groups[f.group].numbers.size());
-    p->Print(vars, R"(        if (pbci_run_add(&s->runs[$group$], $number$, f.value, f.end, &closing)) {
+    p->Print(vars, R"(        if (pbci_run_add(&s->runs[$group$], $number$, &f, &closing)) {
           r = $lower$__iter_close_run(s, $members$, $n_members$, &closing);
           if (r < 0) return r;
         }

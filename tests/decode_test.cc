@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
+#include "keywords.pb-iter.h"
 #include "merge.pb-iter.h"
+#include "options.pb-iter.h"
 #include "merge3.pb-iter.h"
 #include "scalars2.pb-iter.h"
 #include "support/iter_check.h"
@@ -223,6 +227,81 @@ TEST(Deviation, NestingBeyond100LevelsIsRejected) {
   EXPECT_EQ(iter__merge__plain__iter_unpack(Data(deep), deep.size(), buf.data(),
                                             buf.size() * sizeof buf[0]),
             PROTOBUF_C_ITER_ERR_DEPTH);
+}
+
+// ---- protobuf-c options and names ----
+
+TEST(Options, EveryNameAndTypeOptionIsHonoured) {
+  using Conf = Renamed__PkgC__HTTPServerConf;  // (pb_c_file).c_package
+  // (pb_c_file).const_strings, (pb_c_field).string_as_bytes,
+  // (pb_c_msg).base_field_name: the generated decoder compiles against these.
+  static_assert(std::is_same<decltype(Conf::name), const char*>::value, "");
+  static_assert(std::is_same<decltype(Conf::tags), const char**>::value, "");
+  static_assert(std::is_same<decltype(Conf::blob), ProtobufCBinaryData>::value, "");
+  static_assert(std::is_same<decltype(Conf::raw_tags), ProtobufCBinaryData*>::value, "");
+  static_assert(std::is_same<decltype(Conf::header), ProtobufCMessage>::value, "");
+  static_assert(std::is_same<decltype(Conf::base), int32_t>::value, "");
+
+  Conf conf = RENAMED__PKG_C__HTTPSERVER_CONF__INIT;  // gen_init_helpers = false
+  Renamed__PkgC__HTTPServerConf__EnvEntry env = RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+  Renamed__PkgC__HTTPServerConf__EnvEntry* envs[] = {&env};
+  const char* tags[] = {"a", "bc"};
+  uint8_t raw[] = {0, 1, 2};
+  ProtobufCBinaryData raw_tags[] = {{sizeof raw, raw}};
+  env.key = "PATH";
+  env.value = "/bin";
+  conf.has_base = 1;
+  conf.base = -3;
+  conf.name = "server";
+  conf.has_blob = 1;
+  conf.blob = {sizeof raw, raw};
+  conf.n_tags = 2;
+  conf.tags = tags;
+  conf.n_raw_tags = 1;
+  conf.raw_tags = raw_tags;
+  conf.target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB;
+  conf.host_blob = {sizeof raw, raw};
+  conf.n_env = 1;
+  conf.env = envs;
+  const std::string in = Pack(&conf.header);
+
+  Decoded<Conf> m("iter.opts.HTTPServer_conf", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->base, -3);
+  EXPECT_STREQ(m->name, "server");
+  ASSERT_EQ(m->blob.len, sizeof raw);
+  EXPECT_EQ(std::memcmp(m->blob.data, raw, sizeof raw), 0);
+  ASSERT_EQ(m->n_tags, 2u);
+  EXPECT_STREQ(m->tags[1], "bc");
+  ASSERT_EQ(m->n_raw_tags, 1u);
+  EXPECT_EQ(m->raw_tags[0].len, sizeof raw);
+  EXPECT_EQ(m->target__kind_case, RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB);
+  EXPECT_EQ(m->host_blob.len, sizeof raw);
+  ASSERT_EQ(m->n_env, 1u);
+  EXPECT_STREQ(m->env[0]->value, "/bin");
+  // Absent string_as_bytes with a default keeps protoc-c's default array.
+  EXPECT_FALSE(m->has_blob_default);
+  EXPECT_EQ(m->blob_default.len, 3u);
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.opts.HTTPServer_conf"), in), "");
+}
+
+TEST(Options, KeywordAndDeprecatedFieldsDecode) {
+  Iter__Kw__Class k = ITER__KW__CLASS__INIT;
+  int32_t fors[] = {1, 2};
+  k.has_int_ = 1;
+  k.int_ = 5;
+  k.char_ = const_cast<char*>("c");
+  k.n_for_ = 2;
+  k.for_ = fors;
+  k.switch_case = ITER__KW__CLASS__SWITCH_DEFAULT;
+  k.default_ = const_cast<char*>("d");
+  const std::string in = Pack(&k.base);
+  Decoded<Iter__Kw__Class> m("iter.kw.class", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->int_, 5);
+  EXPECT_STREQ(m->char_, "c");
+  EXPECT_EQ(m->for_[1], 2);
+  EXPECT_STREQ(m->default_, "d");
 }
 
 // ---- the API ----

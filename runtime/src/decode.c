@@ -90,6 +90,7 @@ const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
 const uint8_t *pbci_next_field(const uint8_t *p, const uint8_t *end,
                                PbciField *f) {
   uint64_t v;
+  f->key = p;
   p = pbci_read_tag(p, end, &f->tag);
   if (p == NULL) return NULL;
   f->raw = p;
@@ -210,8 +211,8 @@ ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
   return 0;
 }
 
-int pbci_run_add(PbciRun *run, uint32_t member, const uint8_t *p,
-                 const uint8_t *end, PbciRun *closing) {
+int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
+                 PbciRun *closing) {
   int ended = 0;
   if (run->member != member) {
     if (run->count != 0) {
@@ -223,8 +224,9 @@ int pbci_run_add(PbciRun *run, uint32_t member, const uint8_t *p,
     run->count = 0;
   }
   if (run->count++ == 0) {
-    run->p = p;
-    run->end = end;
+    run->key = f->key;
+    run->p = f->value;
+    run->end = f->end;
   }
   return ended;
 }
@@ -234,7 +236,7 @@ PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
   PbciList l;
   if (run->count == 1) return pbci_list_single(run->p, run->end);
   l.parent = parent;
-  l.p = NULL;
+  l.p = run->key;
   l.end = NULL;
   l.members = members;
   l.n_members = n_members;
@@ -243,8 +245,15 @@ PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
   return l;
 }
 
-/* Iteration of a derived list: scan each range of the parent list for the
- * group's members, follow the runs, pass on the occurrences of our run. */
+/* Iteration of a derived list: scan the ranges of the parent list for the
+ * group's members, follow the runs, pass on the occurrences of our run.
+ *
+ * When the parent is a single range, the scan starts at the key of the run's
+ * first occurrence and stops at the run's end, so sizing each run costs its
+ * own length. Otherwise the parent list is iterated from its start, which
+ * costs the parent's length per run: unpacked_size is linear in the input
+ * except for inputs whose sub-messages merge inside other merged
+ * sub-messages. */
 typedef struct FilterCtx {
   const PbciList *list;
   PbciRangeFn fn;
@@ -262,9 +271,10 @@ static int is_member(const PbciList *l, uint64_t number) {
   return 0;
 }
 
-static ptrdiff_t filter_range(void *ctx, const uint8_t *p,
-                              const uint8_t *end) {
-  FilterCtx *fc = (FilterCtx *)ctx;
+/* Follows runs through [p, end) and passes on the occurrences of run
+ * `target`; returns PBCI_STOP once past it. */
+static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
+                                   const uint8_t *end, size_t target) {
   PbciRun closing;
   PbciField f;
   while (p < end) {
@@ -272,15 +282,21 @@ static ptrdiff_t filter_range(void *ctx, const uint8_t *p,
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
     if (!is_member(fc->list, f.tag >> 3)) continue;
-    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), f.value, f.end, &closing);
-    if (fc->run.index > fc->list->run) return PBCI_STOP;
-    if (fc->run.index == fc->list->run) {
+    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
+    if (fc->run.index > target) return PBCI_STOP;
+    if (fc->run.index == target) {
       /* A nested list's PBCI_STOP ends our iteration too. */
       ptrdiff_t r = fc->fn(fc->ctx, f.value, f.end);
       if (r != 0) return r;
     }
   }
   return 0;
+}
+
+static ptrdiff_t filter_range(void *ctx, const uint8_t *p,
+                              const uint8_t *end) {
+  FilterCtx *fc = (FilterCtx *)ctx;
+  return filter_range_from(fc, p, end, fc->list->run);
 }
 
 ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
@@ -291,7 +307,12 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
   fc.list = list;
   fc.fn = fn;
   fc.ctx = ctx;
-  r = pbci_list_each(list->parent, filter_range, &fc);
+  if (list->parent->parent == NULL) {
+    /* Resume at the run's first key: it is run 0 from there. */
+    r = filter_range_from(&fc, list->p, list->parent->end, 0);
+  } else {
+    r = pbci_list_each(list->parent, filter_range, &fc);
+  }
   return r == PBCI_STOP ? 0 : r;
 }
 

@@ -316,7 +316,7 @@ static ptrdiff_t iter__merge3__outer3__iter_size_range(void *ctx, const uint8_t 
     switch (f.tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.merge3.Inner3 sub = 1 */
         if (s->depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
-        if (pbci_run_add(&s->runs[0], 1, f.value, f.end, &closing)) {
+        if (pbci_run_add(&s->runs[0], 1, &f, &closing)) {
           r = iter__merge3__outer3__iter_close_run(s, iter__merge3__outer3__iter_group0, 1, &closing);
           if (r < 0) return r;
         }

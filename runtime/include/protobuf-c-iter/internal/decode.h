@@ -152,6 +152,7 @@ static inline double pbci_double(uint64_t bits) {
 /* One field as it sits on the wire. */
 typedef struct PbciField {
   uint64_t tag;         /* field number << 3 | wire type */
+  const uint8_t *key;   /* first byte of the key */
   const uint8_t *raw;   /* first byte after the key (length prefix included) */
   const uint8_t *value; /* first byte of the value (after a length prefix) */
   const uint8_t *end;   /* one past the value */
@@ -259,7 +260,8 @@ ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n);
  * the parent's list. Lists are immutable; iterating one twice is allowed. */
 typedef struct PbciList {
   const struct PbciList *parent; /* NULL: the single range [p, end) */
-  const uint8_t *p, *end;
+  const uint8_t *p, *end;        /* with a parent: p is the key of the run's
+                                    first occurrence */
   const uint32_t *members;       /* the group's field numbers */
   size_t n_members;
   uint32_t member;               /* the field whose run this is */
@@ -285,14 +287,15 @@ typedef struct PbciRun {
   uint32_t member;          /* field of the current run, 0 before the first */
   size_t index;             /* index of the current run */
   size_t count;             /* occurrences in the current run */
-  const uint8_t *p, *end;   /* the run's first occurrence */
+  const uint8_t *key;       /* the run's first occurrence: its key, */
+  const uint8_t *p, *end;   /* and its value */
 } PbciRun;
 
-/* Records an occurrence of `member` at [p, end). Returns 1 when it ends the
- * previous run, which the caller must then close, 0 otherwise. The caller
- * closes runs before calling again: `closing` receives the run that ended. */
-int pbci_run_add(PbciRun *run, uint32_t member, const uint8_t *p,
-                 const uint8_t *end, PbciRun *closing);
+/* Records the occurrence `f` of group member `member`. Returns 1 when it
+ * ends the previous run, which `closing` then receives and the caller must
+ * close before the next call; 0 otherwise. */
+int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
+                 PbciRun *closing);
 
 /* The list of a closed run's occurrences, for measuring its instance. */
 PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
