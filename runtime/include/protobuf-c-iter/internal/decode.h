@@ -92,6 +92,11 @@ static inline const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
     *tag = *p;
     return p + 1;
   }
+  /* Fields 16 to 2047: two bytes. */
+  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+    *tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    return p + 2;
+  }
   return pbci_read_tag_slow(p, end, tag);
 }
 
