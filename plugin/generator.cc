@@ -1,9 +1,9 @@
 #include "generator.h"
 
-#include <memory>
-
 #include <google/protobuf/io/printer.h>
 #include <google/protobuf/io/zero_copy_stream.h>
+
+#include <memory>
 
 #include "model.h"
 #include "options.h"
@@ -11,10 +11,10 @@
 
 namespace protobuf_c_iter {
 
-bool IterGenerator::Generate(const google::protobuf::FileDescriptor* file,
-                             const std::string& parameter,
-                             google::protobuf::compiler::GeneratorContext* context,
-                             std::string* error) const {
+bool IterGenerator::Generate(
+    const google::protobuf::FileDescriptor* file, const std::string& parameter,
+    google::protobuf::compiler::GeneratorContext* context,
+    std::string* error) const {
   if (!parameter.empty()) {
     *error = "protoc-gen-iter takes no options (got '" + parameter + "')";
     return false;

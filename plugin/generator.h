@@ -3,9 +3,9 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_GENERATOR_H_
 #define PROTOBUF_C_ITER_PLUGIN_GENERATOR_H_
 
-#include <string>
-
 #include <google/protobuf/compiler/code_generator.h>
+
+#include <string>
 
 namespace protobuf_c_iter {
 

@@ -2,10 +2,10 @@
 //
 //   protoc --c_out=OUT --iter_out=OUT a.proto
 //   protoc-gen-iter --version
+#include <google/protobuf/compiler/plugin.h>
+
 #include <cstdio>
 #include <cstring>
-
-#include <google/protobuf/compiler/plugin.h>
 
 #include "generator.h"
 #include "version.h"
@@ -21,7 +21,8 @@ int main(int argc, char* argv[]) {
     std::printf(
         "protoc-gen-iter %s: a protoc plugin; run it through protoc:\n"
         "  protoc --c_out=OUT --iter_out=OUT [-I DIR] FILE.proto\n"
-        "  protoc --plugin=protoc-gen-iter=PATH --c_out=OUT --iter_out=OUT ...\n",
+        "  protoc --plugin=protoc-gen-iter=PATH --c_out=OUT --iter_out=OUT "
+        "...\n",
         PROTOC_GEN_ITER_VERSION);
     return 0;
   }

@@ -73,8 +73,8 @@ std::string Comment(const FieldDescriptor* field) {
   }
   std::string label = LabelName(field);
   if (!label.empty()) label += " ";
-  std::string comment =
-      label + type + " " + field->name() + " = " + std::to_string(field->number());
+  std::string comment = label + type + " " + field->name() + " = " +
+                        std::to_string(field->number());
   if (field->is_packed()) comment += " [packed]";
   return comment;
 }
@@ -121,8 +121,8 @@ FieldModel BuildField(const FieldDescriptor* field) {
   }
   f.packable = f.repeated && f.read != ReadKind::kString &&
                f.read != ReadKind::kBytes && f.read != ReadKind::kMessage;
-  f.varint_packed = f.packable && (f.read == ReadKind::kVarint ||
-                                   f.read == ReadKind::kBool);
+  f.varint_packed =
+      f.packable && (f.read == ReadKind::kVarint || f.read == ReadKind::kBool);
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
     f.case_value = OneofCaseValue(field);

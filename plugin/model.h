@@ -7,10 +7,10 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_MODEL_H_
 #define PROTOBUF_C_ITER_PLUGIN_MODEL_H_
 
+#include <google/protobuf/descriptor.h>
+
 #include <string>
 #include <vector>
-
-#include <google/protobuf/descriptor.h>
 
 namespace protobuf_c_iter {
 
@@ -27,32 +27,32 @@ enum class ReadKind {
 
 struct FieldModel {
   int number = 0;
-  std::string comment;        // "optional int32 a = 1", for the reader
-  std::string member;         // struct member, e.g. "a" or "class_"
-  std::string has_member;     // "has_a" when protoc-c emits one, else ""
-  std::string count_member;   // "n_a" for repeated fields, else ""
+  std::string comment;       // "optional int32 a = 1", for the reader
+  std::string member;        // struct member, e.g. "a" or "class_"
+  std::string has_member;    // "has_a" when protoc-c emits one, else ""
+  std::string count_member;  // "n_a" for repeated fields, else ""
   bool repeated = false;
-  bool packable = false;      // repeated scalar: packed runs are accepted
+  bool packable = false;  // repeated scalar: packed runs are accepted
   ReadKind read = ReadKind::kVarint;
-  std::string elem_type;      // C type of one value: "int32_t", "char *",
-                              // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
-  std::string value_expr;     // C expression turning the raw read into
-                              // elem_type, e.g. "(int32_t)v"
-  int fixed_size = 0;         // 4 or 8 for fixed-width kinds, else 0
-  bool varint_packed = false; // packed elements are varints (incl. bool)
+  std::string elem_type;       // C type of one value: "int32_t", "char *",
+                               // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
+  std::string value_expr;      // C expression turning the raw read into
+                               // elem_type, e.g. "(int32_t)v"
+  int fixed_size = 0;          // 4 or 8 for fixed-width kinds, else 0
+  bool varint_packed = false;  // packed elements are varints (incl. bool)
 
   // kMessage: the sub-message type.
-  std::string sub_struct;     // "Foo__Sub"
-  std::string sub_lower;      // "foo__sub": prefix of its decoder functions
-  std::string sub_init;       // "FOO__SUB__INIT"
+  std::string sub_struct;  // "Foo__Sub"
+  std::string sub_lower;   // "foo__sub": prefix of its decoder functions
+  std::string sub_init;    // "FOO__SUB__INIT"
 
   // Oneof members.
-  std::string case_member;    // "my_choice_case", or "" outside a oneof
-  std::string case_value;     // "FOO__M__MY_CHOICE_A"
+  std::string case_member;  // "my_choice_case", or "" outside a oneof
+  std::string case_value;   // "FOO__M__MY_CHOICE_A"
 
-  int group = -1;          // index in MessageModel::groups (singular messages
-                           // and members of oneofs holding a message)
-  int required_bit = -1;   // bit in the "required seen" mask, or -1
+  int group = -1;         // index in MessageModel::groups (singular messages
+                          // and members of oneofs holding a message)
+  int required_bit = -1;  // bit in the "required seen" mask, or -1
 };
 
 // Occurrences of a group's members decode into one sub-message instance
@@ -65,25 +65,25 @@ struct GroupModel {
 };
 
 struct MessageModel {
-  std::string full_name;     // "foo.HTTPServer_conf"
-  std::string struct_name;   // "Foo__HTTPServerConf"
-  std::string lower;         // "foo__httpserver_conf"
-  std::string init_macro;    // "FOO__HTTPSERVER_CONF__INIT"
-  std::string base_member;   // "base" unless (pb_c_msg).base_field_name
+  std::string full_name;           // "foo.HTTPServer_conf"
+  std::string struct_name;         // "Foo__HTTPServerConf"
+  std::string lower;               // "foo__httpserver_conf"
+  std::string init_macro;          // "FOO__HTTPSERVER_CONF__INIT"
+  std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
   std::vector<GroupModel> groups;
-  int n_required_bits = 0;   // required fields without a default
+  int n_required_bits = 0;  // required fields without a default
   bool has_repeated = false;
 };
 
 struct FileModel {
-  std::string proto_name;       // "dir/a.proto"
-  std::string base_path;        // "dir/a"
+  std::string proto_name;  // "dir/a.proto"
+  std::string base_path;   // "dir/a"
   std::string header_guard;
-  std::string pbc_header;       // "dir/a.pb-c.h"
+  std::string pbc_header;                     // "dir/a.pb-c.h"
   std::vector<std::string> dep_iter_headers;  // "dep/b.pb-iter.h" for
                                               // imported message types
-  std::vector<MessageModel> messages;  // nested types first, then outer
+  std::vector<MessageModel> messages;         // nested types first, then outer
 };
 
 // Builds the model of `file`. Returns false and sets `error` (naming the

@@ -7,9 +7,9 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_NAMES_H_
 #define PROTOBUF_C_ITER_PLUGIN_NAMES_H_
 
-#include <string>
-
 #include <google/protobuf/descriptor.h>
+
+#include <string>
 
 namespace protobuf_c_iter {
 
@@ -58,7 +58,8 @@ bool IsUnescapedCKeyword(const std::string& lower_name);
 // Oneof case member: oneof "MyChoice" -> "my_choice_case".
 std::string OneofCaseMember(const google::protobuf::OneofDescriptor* oneof);
 // Oneof case value of a member field:
-// message foo.M, oneof my_choice, field Foo_Bar -> "FOO__M__MY_CHOICE_FOO__BAR".
+// message foo.M, oneof my_choice, field Foo_Bar ->
+// "FOO__M__MY_CHOICE_FOO__BAR".
 std::string OneofCaseValue(const google::protobuf::FieldDescriptor* field);
 
 // Output base path: "dir/a.proto" -> "dir/a" (".protodevel" also stripped).

@@ -3,17 +3,17 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_OPTIONS_H_
 #define PROTOBUF_C_ITER_PLUGIN_OPTIONS_H_
 
-#include <string>
-
 #include <google/protobuf/descriptor.h>
+
+#include <string>
 
 namespace protobuf_c_iter {
 
 struct FileOptionsView {
-  bool no_generate = false;       // no .pb-c files: generate nothing either
-  bool const_strings = false;     // strings are `const char *`
-  bool gen_init_helpers = true;   // x__init() exists (we use X__INIT only)
-  bool has_c_package = false;     // c_package replaces the package in names
+  bool no_generate = false;      // no .pb-c files: generate nothing either
+  bool const_strings = false;    // strings are `const char *`
+  bool gen_init_helpers = true;  // x__init() exists (we use X__INIT only)
+  bool has_c_package = false;    // c_package replaces the package in names
   std::string c_package;
 };
 

@@ -35,8 +35,11 @@ std::vector<std::string> ValueWireTypes(const FieldModel& f) {
     case ReadKind::kFixed64:
       return {"PBCI_WT_64BIT"};
     case ReadKind::kBool:
-      if (f.repeated) return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_32BIT"};
-      return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_LEN", "PBCI_WT_32BIT"};
+      if (f.repeated) {
+        return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_32BIT"};
+      }
+      return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_LEN",
+              "PBCI_WT_32BIT"};
     default:
       return {"PBCI_WT_LEN"};
   }

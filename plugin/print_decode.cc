@@ -75,7 +75,8 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   switch (f.read) {
     case ReadKind::kString:
       PrintReadLen(p);
-      p->Print(vars, R"(      msg->$member$ = pbci_copy_string(arena, p, value_end);
+      p->Print(vars,
+               R"(      msg->$member$ = pbci_copy_string(arena, p, value_end);
       if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
 )");
       PrintSingularMarks(f, vars, p);
@@ -83,7 +84,9 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       break;
     case ReadKind::kBytes:
       PrintReadLen(p);
-      p->Print(vars, R"(      if (pbci_copy_bytes(arena, &msg->$member$, p, value_end) != 0) {
+      p->Print(
+          vars,
+          R"(      if (pbci_copy_bytes(arena, &msg->$member$, p, value_end) != 0) {
         return PROTOBUF_C_ITER_ERR_NO_MEMORY;
       }
 )");
@@ -96,7 +99,9 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
                           : "msg->" + f.case_member + " != " + f.case_value +
                                 " || msg->" + f.member + " == NULL";
       PrintReadLen(p);
-      p->Print(vars, R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+      p->Print(
+          vars,
+          R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
       if ($fresh$) {
         /* The first occurrence; later ones merge into it. */
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
@@ -127,7 +132,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   switch (f.read) {
     case ReadKind::kString:
       PrintReadLen(p);
-      p->Print(vars, R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end);
+      p->Print(
+          vars,
+          R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end);
       if (msg->$member$[msg->$count$] == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
       msg->$count$++;
       p = value_end;
@@ -135,7 +142,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       break;
     case ReadKind::kBytes:
       PrintReadLen(p);
-      p->Print(vars, R"(      if (pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end) != 0) {
+      p->Print(
+          vars,
+          R"(      if (pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end) != 0) {
         return PROTOBUF_C_ITER_ERR_NO_MEMORY;
       }
       msg->$count$++;
@@ -144,7 +153,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       break;
     case ReadKind::kMessage:
       PrintReadLen(p);
-      p->Print(vars, R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+      p->Print(
+          vars,
+          R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
       {
         $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
         if (sub == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
@@ -168,7 +179,8 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   if (!f.packable) return;
   vars["read"] = ReadScalar(f, "value_end", "PBCI_WT_VARINT");
   p->Print(vars,
-           "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed run */\n");
+           "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
+           "run */\n");
   PrintReserveCall(vars, p);
   PrintReadLen(p);
   p->Print(vars, R"(      while (p < value_end) {
@@ -210,10 +222,11 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
   PbciField f;
   size_t n_unknown = 0;
 )",
-           "full_name", m.full_name, "lower", m.lower, "struct",
-           m.struct_name);
+           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
   for (const FieldModel& f : m.fields) {
-    if (f.repeated) p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
+    if (f.repeated) {
+      p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
+    }
   }
   p->Print(R"(  while (p < end) {
     p = pbci_next_field(p, end, &f);
@@ -261,13 +274,14 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
   }
 )");
   }
-  p->Print(R"(  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->$base$, n_unknown) != 0) {
+  p->Print(
+      R"(  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->$base$, n_unknown) != 0) {
     return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   }
   return 0;
 }
 )",
-           "base", m.base_member);
+      "base", m.base_member);
 }
 
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
@@ -280,15 +294,16 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
   ptrdiff_t r;
   uint64_t tag;
 )",
-           "full_name", m.full_name, "lower", m.lower, "struct",
-           m.struct_name);
+           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
   if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kVarint; })) {
     p->Print("  uint64_t v;\n");
   }
-  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kFixed32; })) {
+  if (Any(m,
+          [](const FieldModel& f) { return f.read == ReadKind::kFixed32; })) {
     p->Print("  uint32_t u32;\n");
   }
-  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kFixed64; })) {
+  if (Any(m,
+          [](const FieldModel& f) { return f.read == ReadKind::kFixed64; })) {
     p->Print("  uint64_t u64;\n");
   }
   if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kBool; })) {
@@ -301,7 +316,8 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
     p->Print("  uint64_t required[$n$] = {0}; /* required fields seen */\n",
              "n", std::to_string(RequiredWords(m)));
   }
-  if (!Any(m, [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+  if (!Any(m,
+           [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
     p->Print("  (void)depth;\n");
   }
   p->Print(R"(  while (p < end) {
@@ -336,7 +352,8 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
            "lower", m.lower, "base", m.base_member);
   for (int w = 0; w < RequiredWords(m); w++) {
     p->Print(
-        "  if (required[$w$] != $mask$) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
+        "  if (required[$w$] != $mask$) return "
+        "PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
         "w", std::to_string(w), "mask", RequiredMask(m, w));
   }
   p->Print("  return 0;\n}\n");

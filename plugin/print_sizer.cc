@@ -92,10 +92,13 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
 )");
   }
   if (f.read == ReadKind::kString) {
-    p->Print("        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value) + 1);\n");
+    p->Print(
+        "        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value) + "
+        "1);\n");
     p->Print("        if (r < 0) return r;\n");
   } else if (f.read == ReadKind::kBytes) {
-    p->Print("        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value));\n");
+    p->Print(
+        "        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value));\n");
     p->Print("        if (r < 0) return r;\n");
   } else if (f.read == ReadKind::kMessage && f.repeated) {
     p->Print(vars, R"(        one = pbci_list_single(f.value, f.end);
@@ -107,7 +110,9 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
     vars["group"] = std::to_string(f.group);
     vars["members"] = m.groups[f.group].array_name;
     vars["n_members"] = std::to_string(m.groups[f.group].numbers.size());
-    p->Print(vars, R"(        if (pbci_run_add(&s->runs[$group$], $number$, &f, &closing)) {
+    p->Print(
+        vars,
+        R"(        if (pbci_run_add(&s->runs[$group$], $number$, &f, &closing)) {
           r = $lower$__iter_close_run(s, $members$, $n_members$, &closing);
           if (r < 0) return r;
         }
@@ -131,9 +136,11 @@ static ptrdiff_t $lower$__iter_size_range(void *ctx, const uint8_t *p,
            "full_name", m.full_name, "lower", m.lower);
   bool any_message_repeated = false;
   for (const FieldModel& f : m.fields) {
-    if (f.repeated) p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
-    any_message_repeated = any_message_repeated ||
-                           (f.repeated && f.read == ReadKind::kMessage);
+    if (f.repeated) {
+      p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
+    }
+    any_message_repeated =
+        any_message_repeated || (f.repeated && f.read == ReadKind::kMessage);
   }
   if (m.has_repeated) p->Print("  size_t n;\n");
   if (any_message_repeated) p->Print("  PbciList one;\n");
@@ -160,7 +167,8 @@ static ptrdiff_t $lower$__iter_size_range(void *ctx, const uint8_t *p,
            "lower", m.lower);
   for (int w = 0; w < RequiredWords(m); w++) {
     p->Print(
-        "  if (required[$w$] != $mask$) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
+        "  if (required[$w$] != $mask$) return "
+        "PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
         "w", std::to_string(w), "mask", RequiredMask(m, w));
   }
   p->Print(
@@ -201,8 +209,7 @@ ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
   r = pbci_list_each(list, $lower$__iter_size_range, &s);
   if (r < 0) return r;
 )",
-           "full_name", m.full_name, "lower", m.lower, "struct",
-           m.struct_name);
+           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
   for (size_t g = 0; g < m.groups.size(); g++) {
     p->Print(R"(  if (s.runs[$g$].count != 0) {
     r = $lower$__iter_close_run(&s, $members$, $n_members$, &s.runs[$g$]);

@@ -24,8 +24,8 @@ bool ValidateField(const FieldDescriptor* field, std::string* error) {
   }
   if (field->containing_oneof() != nullptr &&
       field->real_containing_oneof() == nullptr) {
-    *error = FieldError(
-        field, "proto3 'optional' is not supported by protoc-c 1.4.1");
+    *error = FieldError(field,
+                        "proto3 'optional' is not supported by protoc-c 1.4.1");
     return false;
   }
   const std::string member = FieldMemberName(field);

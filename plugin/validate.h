@@ -3,9 +3,9 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_VALIDATE_H_
 #define PROTOBUF_C_ITER_PLUGIN_VALIDATE_H_
 
-#include <string>
-
 #include <google/protobuf/descriptor.h>
+
+#include <string>
 
 namespace protobuf_c_iter {
 

@@ -1,18 +1,17 @@
 // Decoding semantics case by case: the original project's test messages,
 // each deviation from protobuf-c 1.4.1 (with protobuf-c's behaviour asserted
 // next to ours), and the API's edge cases.
-#include <cstring>
-#include <string>
-#include <vector>
-
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "keywords.pb-iter.h"
 #include "merge.pb-iter.h"
-#include "options.pb-iter.h"
 #include "merge3.pb-iter.h"
+#include "options.pb-iter.h"
 #include "scalars2.pb-iter.h"
 #include "support/iter_check.h"
 #include "support/pbc_compare.h"
@@ -41,7 +40,9 @@ class Decoded {
     EXPECT_EQ(problems, "");
   }
   ptrdiff_t code() const { return result_.code; }
-  const T* operator->() const { return static_cast<const T*>(result_.buffer->data); }
+  const T* operator->() const {
+    return static_cast<const T*>(result_.buffer->data);
+  }
   const ProtobufCMessage* base() const { return result_.message(); }
 
  private:
@@ -55,15 +56,17 @@ T* PbcUnpack(const ProtobufCMessageDescriptor* desc, const std::string& bytes) {
 }
 
 void PbcFree(void* m) {
-  if (m) protobuf_c_message_free_unpacked(static_cast<ProtobufCMessage*>(m), nullptr);
+  if (m)
+    protobuf_c_message_free_unpacked(static_cast<ProtobufCMessage*>(m),
+                                     nullptr);
 }
 
 // ---- the original project's messages, rebuilt byte for byte ----
 
 TEST(SeedMessages, MergeTestMergesTheRepeatedSubMessage) {
   // MergeTest.plain = {a: 7, list: [1, 2]} then {list: [3]}.
-  const std::string in = Bytes({0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02,
-                                0x2a, 0x02, 0x18, 0x03});
+  const std::string in = Bytes(
+      {0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02, 0x2a, 0x02, 0x18, 0x03});
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
   ASSERT_NE(m->plain, nullptr);
@@ -83,7 +86,8 @@ TEST(SeedMessages, RepeatedPacked) {
   ASSERT_GE(m.code(), 0);
   const std::vector<int32_t> expected = {10, 42, 777, 15, 63, 408};
   ASSERT_EQ(m->n_values, expected.size());
-  for (size_t i = 0; i < expected.size(); i++) EXPECT_EQ(m->values[i], expected[i]);
+  for (size_t i = 0; i < expected.size(); i++)
+    EXPECT_EQ(m->values[i], expected[i]);
   EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.merge.PackedField"), in), "");
 }
 
@@ -91,14 +95,15 @@ TEST(SeedMessages, RequiredFieldMissingIsRejected) {
   // RequiredField2 with f1 = 10 and the required f2 missing (F1V10).
   const std::string in = Bytes({0x08, 0x0a});
   const IterType& t = TypeNamed("iter.merge.RequiredField2");
-  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MISSING_REQUIRED);
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()),
+            PROTOBUF_C_ITER_ERR_MISSING_REQUIRED);
   EXPECT_EQ(CheckAgainstProtobufC(t, in), "");  // protobuf-c rejects it too
 }
 
 TEST(SeedMessages, StringWithZeroByteIsCopiedWhole) {
   // StringField "hello\0world".
-  const std::string in = Bytes({0x0a, 0x0b, 'h', 'e', 'l', 'l', 'o', 0, 'w', 'o',
-                                'r', 'l', 'd'});
+  const std::string in =
+      Bytes({0x0a, 0x0b, 'h', 'e', 'l', 'l', 'o', 0, 'w', 'o', 'r', 'l', 'd'});
   Decoded<Iter__Merge__StringField> m("iter.merge.StringField", in);
   ASSERT_GE(m.code(), 0);
   EXPECT_EQ(std::memcmp(m->s, "hello\0world", 12), 0);  // NUL-terminated
@@ -107,17 +112,19 @@ TEST(SeedMessages, StringWithZeroByteIsCopiedWhole) {
 
 TEST(SeedMessages, NegativeLengthStringIsMalformed) {
   // Scalars2.f_string with a 10-byte length varint of -1.
-  const std::string in = Bytes({0x72, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                                0xff, 0xff, 0x01, 'x'});
+  const std::string in = Bytes(
+      {0x72, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 'x'});
   const IterType& t = TypeNamed("iter.test.Scalars2");
-  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
   EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
 }
 
 TEST(SeedMessages, TruncatedVarintIsMalformed) {
   const std::string in = Bytes({0x08, 0x96});
   const IterType& t = TypeNamed("iter.test.Scalars2");
-  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
   EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
 }
 
@@ -125,23 +132,29 @@ TEST(SeedMessages, TruncatedVarintIsMalformed) {
 
 TEST(Deviation, Bug1MergingSubMessageWithUnsetOneofIsAccepted) {
   // MergeTest.sub = {a: 1} then {b: 2}; Inner has a oneof set in neither.
-  const std::string in = Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
-  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  const std::string in =
+      Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(
+      &iter__merge__merge_test__descriptor, in);
   EXPECT_EQ(ref, nullptr) << "protobuf-c 1.4.1 rejects this valid input";
   PbcFree(ref);
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
   EXPECT_EQ(m->sub->a, 1);
   EXPECT_EQ(m->sub->b, 2);
-  EXPECT_EQ(m->sub->unset_choice_case, ITER__MERGE__INNER__UNSET_CHOICE__NOT_SET);
+  EXPECT_EQ(m->sub->unset_choice_case,
+            ITER__MERGE__INNER__UNSET_CHOICE__NOT_SET);
 }
 
 TEST(Deviation, Bug2SameOneofMessageMemberTwiceMerges) {
   // MergeTest.c_inner = {a: 1} then {b: 2}.
-  const std::string in = Bytes({0x1a, 0x02, 0x08, 0x01, 0x1a, 0x02, 0x10, 0x02});
-  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  const std::string in =
+      Bytes({0x1a, 0x02, 0x08, 0x01, 0x1a, 0x02, 0x10, 0x02});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(
+      &iter__merge__merge_test__descriptor, in);
   ASSERT_NE(ref, nullptr);
-  EXPECT_FALSE(ref->c_inner->has_a) << "protobuf-c 1.4.1 replaces the first copy";
+  EXPECT_FALSE(ref->c_inner->has_a)
+      << "protobuf-c 1.4.1 replaces the first copy";
   PbcFree(ref);
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
@@ -153,8 +166,10 @@ TEST(Deviation, Bug2SameOneofMessageMemberTwiceMerges) {
 
 TEST(Deviation, Bug3Proto3MergeKeepsEarlierScalars) {
   // Outer3.sub = {a: 1} then {b: 2}.
-  const std::string in = Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
-  auto* ref = PbcUnpack<Iter__Merge3__Outer3>(&iter__merge3__outer3__descriptor, in);
+  const std::string in =
+      Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x10, 0x02});
+  auto* ref =
+      PbcUnpack<Iter__Merge3__Outer3>(&iter__merge3__outer3__descriptor, in);
   ASSERT_NE(ref, nullptr);
   EXPECT_EQ(ref->sub->a, 0) << "protobuf-c 1.4.1 loses the earlier scalar";
   PbcFree(ref);
@@ -166,10 +181,13 @@ TEST(Deviation, Bug3Proto3MergeKeepsEarlierScalars) {
 
 TEST(Deviation, Bug4EmptyBytesInEarlierCopyStaysPresent) {
   // MergeTest.plain = {data: ""} then {a: 1}.
-  const std::string in = Bytes({0x2a, 0x02, 0x0a, 0x00, 0x2a, 0x02, 0x10, 0x01});
-  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  const std::string in =
+      Bytes({0x2a, 0x02, 0x0a, 0x00, 0x2a, 0x02, 0x10, 0x01});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(
+      &iter__merge__merge_test__descriptor, in);
   ASSERT_NE(ref, nullptr);
-  EXPECT_FALSE(ref->plain->has_data) << "protobuf-c 1.4.1 drops the empty bytes";
+  EXPECT_FALSE(ref->plain->has_data)
+      << "protobuf-c 1.4.1 drops the empty bytes";
   PbcFree(ref);
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
@@ -181,10 +199,13 @@ TEST(Deviation, Bug4EmptyBytesInEarlierCopyStaysPresent) {
 
 TEST(Deviation, Bug5UnknownFieldsOfEarlierCopyAreKept) {
   // MergeTest.plain = {field 99: 1} then {a: 1}.
-  const std::string in = Bytes({0x2a, 0x03, 0x98, 0x06, 0x01, 0x2a, 0x02, 0x10, 0x01});
-  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(&iter__merge__merge_test__descriptor, in);
+  const std::string in =
+      Bytes({0x2a, 0x03, 0x98, 0x06, 0x01, 0x2a, 0x02, 0x10, 0x01});
+  auto* ref = PbcUnpack<Iter__Merge__MergeTest>(
+      &iter__merge__merge_test__descriptor, in);
   ASSERT_NE(ref, nullptr);
-  EXPECT_EQ(ref->plain->base.n_unknown_fields, 0u) << "protobuf-c 1.4.1 drops them";
+  EXPECT_EQ(ref->plain->base.n_unknown_fields, 0u)
+      << "protobuf-c 1.4.1 drops them";
   PbcFree(ref);
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
@@ -214,7 +235,8 @@ TEST(Deviation, NestingBeyond100LevelsIsRejected) {
   std::string ok = NestedPlain(100);
   std::string deep = NestedPlain(101);
   const ProtobufCMessageDescriptor* d = &iter__merge__plain__descriptor;
-  ProtobufCMessage* ref = protobuf_c_message_unpack(d, nullptr, deep.size(), Data(deep));
+  ProtobufCMessage* ref =
+      protobuf_c_message_unpack(d, nullptr, deep.size(), Data(deep));
   EXPECT_NE(ref, nullptr) << "protobuf-c 1.4.1 has no depth limit";
   PbcFree(ref);
   EXPECT_GE(iter__merge__plain__iter_unpacked_size(Data(ok), ok.size()), 0);
@@ -237,13 +259,18 @@ TEST(Options, EveryNameAndTypeOptionIsHonoured) {
   // (pb_c_msg).base_field_name: the generated decoder compiles against these.
   static_assert(std::is_same<decltype(Conf::name), const char*>::value, "");
   static_assert(std::is_same<decltype(Conf::tags), const char**>::value, "");
-  static_assert(std::is_same<decltype(Conf::blob), ProtobufCBinaryData>::value, "");
-  static_assert(std::is_same<decltype(Conf::raw_tags), ProtobufCBinaryData*>::value, "");
-  static_assert(std::is_same<decltype(Conf::header), ProtobufCMessage>::value, "");
+  static_assert(std::is_same<decltype(Conf::blob), ProtobufCBinaryData>::value,
+                "");
+  static_assert(
+      std::is_same<decltype(Conf::raw_tags), ProtobufCBinaryData*>::value, "");
+  static_assert(std::is_same<decltype(Conf::header), ProtobufCMessage>::value,
+                "");
   static_assert(std::is_same<decltype(Conf::base), int32_t>::value, "");
 
-  Conf conf = RENAMED__PKG_C__HTTPSERVER_CONF__INIT;  // gen_init_helpers = false
-  Renamed__PkgC__HTTPServerConf__EnvEntry env = RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+  Conf conf =
+      RENAMED__PKG_C__HTTPSERVER_CONF__INIT;  // gen_init_helpers = false
+  Renamed__PkgC__HTTPServerConf__EnvEntry env =
+      RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
   Renamed__PkgC__HTTPServerConf__EnvEntry* envs[] = {&env};
   const char* tags[] = {"a", "bc"};
   uint8_t raw[] = {0, 1, 2};
@@ -259,7 +286,8 @@ TEST(Options, EveryNameAndTypeOptionIsHonoured) {
   conf.tags = tags;
   conf.n_raw_tags = 1;
   conf.raw_tags = raw_tags;
-  conf.target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB;
+  conf.target__kind_case =
+      RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB;
   conf.host_blob = {sizeof raw, raw};
   conf.n_env = 1;
   conf.env = envs;
@@ -275,14 +303,16 @@ TEST(Options, EveryNameAndTypeOptionIsHonoured) {
   EXPECT_STREQ(m->tags[1], "bc");
   ASSERT_EQ(m->n_raw_tags, 1u);
   EXPECT_EQ(m->raw_tags[0].len, sizeof raw);
-  EXPECT_EQ(m->target__kind_case, RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB);
+  EXPECT_EQ(m->target__kind_case,
+            RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB);
   EXPECT_EQ(m->host_blob.len, sizeof raw);
   ASSERT_EQ(m->n_env, 1u);
   EXPECT_STREQ(m->env[0]->value, "/bin");
   // Absent string_as_bytes with a default keeps protoc-c's default array.
   EXPECT_FALSE(m->has_blob_default);
   EXPECT_EQ(m->blob_default.len, 3u);
-  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.opts.HTTPServer_conf"), in), "");
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.opts.HTTPServer_conf"), in),
+            "");
 }
 
 TEST(Options, KeywordAndDeprecatedFieldsDecode) {
@@ -308,7 +338,8 @@ TEST(Options, KeywordAndDeprecatedFieldsDecode) {
 
 TEST(Api, EmptyInputGivesTheInitValues) {
   Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", "");
-  ASSERT_EQ(m.code(), static_cast<ptrdiff_t>((sizeof(Iter__Test__Scalars2) + 7) / 8 * 8));
+  ASSERT_EQ(m.code(),
+            static_cast<ptrdiff_t>((sizeof(Iter__Test__Scalars2) + 7) / 8 * 8));
   const Iter__Test__Scalars2 init = ITER__TEST__SCALARS2__INIT;
   EXPECT_EQ(Diff(&init.base, m.base()), "");
   EXPECT_EQ(iter__test__scalars2__iter_unpack(nullptr, 0, nullptr, 0),
@@ -324,7 +355,8 @@ TEST(Api, InvalidArgumentsAreRejected) {
             PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(iter__test__scalars2__iter_unpacked_size(nullptr, 1),
             PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(iter__test__scalars2__iter_unpack_merge(nullptr, &byte, 0, buf, sizeof buf),
+  EXPECT_EQ(iter__test__scalars2__iter_unpack_merge(nullptr, &byte, 0, buf,
+                                                    sizeof buf),
             PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
 }
 
@@ -332,8 +364,8 @@ TEST(Api, MisalignedBufferIsAnError) {
   alignas(max_align_t) unsigned char buf[1024];
   const std::string in = Bytes({0x08, 0x01});
   for (size_t offset = 1; offset < PROTOBUF_C_ITER_BUF_ALIGN; offset++) {
-    EXPECT_EQ(iter__test__scalars2__iter_unpack(Data(in), in.size(), buf + offset,
-                                                sizeof buf - offset),
+    EXPECT_EQ(iter__test__scalars2__iter_unpack(
+                  Data(in), in.size(), buf + offset, sizeof buf - offset),
               PROTOBUF_C_ITER_ERR_ALIGNMENT);
   }
 }
@@ -341,8 +373,10 @@ TEST(Api, MisalignedBufferIsAnError) {
 TEST(Api, UnpackMergeAppendsFromASecondBuffer) {
   PROTOBUF_C_ITER_BUFFER(first, 512);
   PROTOBUF_C_ITER_BUFFER(second, 512);
-  const std::string a = Bytes({0x2a, 0x04, 0x18, 0x01, 0x18, 0x02});  // plain.list 1,2
-  const std::string b = Bytes({0x2a, 0x04, 0x10, 0x09, 0x18, 0x03});  // a 9, list 3
+  const std::string a =
+      Bytes({0x2a, 0x04, 0x18, 0x01, 0x18, 0x02});  // plain.list 1,2
+  const std::string b =
+      Bytes({0x2a, 0x04, 0x10, 0x09, 0x18, 0x03});  // a 9, list 3
   ASSERT_GE(iter__merge__merge_test__iter_unpack(Data(a), a.size(), first.bytes,
                                                  sizeof first.bytes),
             0);
@@ -355,22 +389,24 @@ TEST(Api, UnpackMergeAppendsFromASecondBuffer) {
   EXPECT_EQ(msg->plain->a, 9);
   // The grown array lives in the second buffer.
   EXPECT_GE(reinterpret_cast<unsigned char*>(msg->plain->list), second.bytes);
-  EXPECT_LT(reinterpret_cast<unsigned char*>(msg->plain->list), second.bytes + used);
+  EXPECT_LT(reinterpret_cast<unsigned char*>(msg->plain->list),
+            second.bytes + used);
 }
 
 TEST(Api, UnpackMergeIntoAnInitialisedStruct) {
   PROTOBUF_C_ITER_BUFFER(buf, 256);
   Iter__Merge__PackedField msg = ITER__MERGE__PACKED_FIELD__INIT;
   const std::string in = Bytes({0x0a, 0x02, 0x05, 0x06});
-  ASSERT_GT(iter__merge__packed_field__iter_unpack_merge(&msg, Data(in), in.size(),
-                                                         buf.bytes, sizeof buf.bytes),
+  ASSERT_GT(iter__merge__packed_field__iter_unpack_merge(
+                &msg, Data(in), in.size(), buf.bytes, sizeof buf.bytes),
             0);
   ASSERT_EQ(msg.n_values, 2u);
   EXPECT_EQ(msg.values[1], 6);
 }
 
 TEST(Api, ResultIsAnOrdinaryProtobufCMessage) {
-  const std::string in = Bytes({0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02});
+  const std::string in =
+      Bytes({0x2a, 0x06, 0x10, 0x07, 0x18, 0x01, 0x18, 0x02});
   Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", in);
   ASSERT_GE(m.code(), 0);
   EXPECT_TRUE(protobuf_c_message_check(m.base()));

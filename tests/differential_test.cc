@@ -1,10 +1,10 @@
 // Differential tests: the generated decoder against protobuf_c_message_unpack
 // on messages built by libprotobuf and by protobuf-c, on their merges, and on
 // corrupted variants of them.
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "support/input_facts.h"
 #include "support/iter_check.h"
@@ -19,8 +19,9 @@ constexpr int kMessagesPerType = 150;
 class Differential : public ::testing::TestWithParam<IterType> {};
 
 std::string RepackedByProtobufC(const IterType& t, const std::string& bytes) {
-  ProtobufCMessage* m = protobuf_c_message_unpack(
-      t.desc, nullptr, bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data()));
+  ProtobufCMessage* m =
+      protobuf_c_message_unpack(t.desc, nullptr, bytes.size(),
+                                reinterpret_cast<const uint8_t*>(bytes.data()));
   if (m == nullptr) return bytes;
   std::string out = Pack(m);
   protobuf_c_message_free_unpacked(m, nullptr);
@@ -97,15 +98,15 @@ TEST_P(Differential, CorruptedMessages) {
   EXPECT_GT(compared, kMessagesPerType);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTypes, Differential, ::testing::ValuesIn(AllTypes()),
-    [](const ::testing::TestParamInfo<IterType>& info) {
-      std::string name = info.param.full_name;
-      for (char& c : name) {
-        if (c == '.') c = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(AllTypes, Differential,
+                         ::testing::ValuesIn(AllTypes()),
+                         [](const ::testing::TestParamInfo<IterType>& info) {
+                           std::string name = info.param.full_name;
+                           for (char& c : name) {
+                             if (c == '.') c = '_';
+                           }
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace pbci_test

@@ -1,14 +1,14 @@
 // protoc-c's naming rules (plugin/names.cc): the documented examples, and
 // every name of every test proto checked against real protoc-c output.
-#include <fstream>
-#include <regex>
-#include <sstream>
-#include <string>
+#include "names.h"
 
 #include <google/protobuf/descriptor.h>
 #include <gtest/gtest.h>
 
-#include "names.h"
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
 
 namespace protobuf_c_iter {
 namespace {
@@ -28,14 +28,16 @@ TEST(Names, CaseConversions) {
   EXPECT_EQ(CamelToUpper("HTTPServer_conf"), "HTTPSERVER_CONF");
   EXPECT_EQ(CamelToUpper("Foo_Bar"), "FOO__BAR");
   EXPECT_EQ(CamelToUpper("MyChoice"), "MY_CHOICE");
-  EXPECT_EQ(FullNameToC("foo.bar_baz.HTTPServer_conf"), "Foo__BarBaz__HTTPServerConf");
+  EXPECT_EQ(FullNameToC("foo.bar_baz.HTTPServer_conf"),
+            "Foo__BarBaz__HTTPServerConf");
   EXPECT_EQ(FullNameToLower("foo.bar_baz.HTTPServer_conf"),
             "foo__bar_baz__httpserver_conf");
   EXPECT_EQ(FullNameToUpper("foo.bar_baz.HTTPServer_conf"),
             "FOO__BAR_BAZ__HTTPSERVER_CONF");
   EXPECT_EQ(StripProto("dir/a.proto"), "dir/a");
   EXPECT_EQ(StripProto("dir/a.protodevel"), "dir/a");
-  EXPECT_EQ(HeaderGuard("dir/a.proto"), "PROTOBUF_C_ITER_dir_2fa_2eproto__INCLUDED");
+  EXPECT_EQ(HeaderGuard("dir/a.proto"),
+            "PROTOBUF_C_ITER_dir_2fa_2eproto__INCLUDED");
 }
 
 TEST(Names, Keywords) {
@@ -71,7 +73,8 @@ void CheckMessage(const Descriptor* d, const std::string& header) {
   SCOPED_TRACE(d->full_name());
   const std::string body = StructBody(header, MessageStructName(d));
   ASSERT_NE(body, "") << "no struct " << MessageStructName(d);
-  EXPECT_NE(header.find("#define " + MessageInitMacro(d) + " \\"), std::string::npos);
+  EXPECT_NE(header.find("#define " + MessageInitMacro(d) + " \\"),
+            std::string::npos);
   EXPECT_NE(header.find("extern const ProtobufCMessageDescriptor " +
                         MessageLowerName(d) + "__descriptor;"),
             std::string::npos);
@@ -87,14 +90,16 @@ void CheckMessage(const Descriptor* d, const std::string& header) {
     }
     if (f->real_containing_oneof() != nullptr) {
       EXPECT_TRUE(HasMember(body, OneofCaseMember(f->real_containing_oneof())));
-      EXPECT_NE(header.find("  " + OneofCaseValue(f) + " = " + std::to_string(f->number())),
+      EXPECT_NE(header.find("  " + OneofCaseValue(f) + " = " +
+                            std::to_string(f->number())),
                 std::string::npos);
     }
   }
   // No presence flag that we do not know of.
   std::smatch m;
   std::string rest = body;
-  while (std::regex_search(rest, m, std::regex(" (has_[a-z0-9_]+)( PROTOBUF_C__DEPRECATED)?;"))) {
+  while (std::regex_search(
+      rest, m, std::regex(" (has_[a-z0-9_]+)( PROTOBUF_C__DEPRECATED)?;"))) {
     bool known = false;
     for (int i = 0; i < d->field_count(); i++) {
       known = known || HasMemberName(d->field(i)) == m[1].str();
@@ -103,7 +108,8 @@ void CheckMessage(const Descriptor* d, const std::string& header) {
     rest = m.suffix();
   }
   for (int i = 0; i < d->enum_type_count(); i++) {
-    EXPECT_NE(header.find("} " + EnumTypeName(d->enum_type(i)) + ";"), std::string::npos);
+    EXPECT_NE(header.find("} " + EnumTypeName(d->enum_type(i)) + ";"),
+              std::string::npos);
   }
   for (int i = 0; i < d->nested_type_count(); i++) {
     CheckMessage(d->nested_type(i), header);
@@ -113,10 +119,11 @@ void CheckMessage(const Descriptor* d, const std::string& header) {
 class NamesAgainstProtocC : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(NamesAgainstProtocC, EveryName) {
-  const auto* file = DescriptorPool::generated_pool()->FindFileByName(GetParam());
+  const auto* file =
+      DescriptorPool::generated_pool()->FindFileByName(GetParam());
   ASSERT_NE(file, nullptr);
-  const std::string header =
-      ReadFile(std::string(GENERATED_DIR) + "/" + StripProto(GetParam()) + ".pb-c.h");
+  const std::string header = ReadFile(std::string(GENERATED_DIR) + "/" +
+                                      StripProto(GetParam()) + ".pb-c.h");
   ASSERT_NE(header, "");
   for (int i = 0; i < file->message_type_count(); i++) {
     CheckMessage(file->message_type(i), header);
@@ -127,19 +134,20 @@ TEST_P(NamesAgainstProtocC, EveryName) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TestProtos, NamesAgainstProtocC,
-    ::testing::Values("scalars2.proto", "scalars3.proto", "defaults.proto",
-                      "options.proto", "keywords.proto", "pkg/common.proto",
-                      "pkg/nested/shapes.proto", "merge.proto", "merge3.proto",
-                      "empty.proto"),
-    [](const ::testing::TestParamInfo<std::string>& info) {
-      std::string name = StripProto(info.param);
-      for (char& c : name) {
-        if (c == '/') c = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(TestProtos, NamesAgainstProtocC,
+                         ::testing::Values("scalars2.proto", "scalars3.proto",
+                                           "defaults.proto", "options.proto",
+                                           "keywords.proto", "pkg/common.proto",
+                                           "pkg/nested/shapes.proto",
+                                           "merge.proto", "merge3.proto",
+                                           "empty.proto"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = StripProto(info.param);
+                           for (char& c : name) {
+                             if (c == '/') c = '_';
+                           }
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace protobuf_c_iter

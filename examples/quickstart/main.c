@@ -53,8 +53,8 @@ int main(int argc, char **argv) {
                         : pack_sample(wire, sizeof wire);
   /* All of the decoded reading lives in this stack buffer: no malloc. */
   PROTOBUF_C_ITER_BUFFER(buf, 2048);
-  ptrdiff_t used = telemetry__reading__iter_unpack(wire, len, buf.bytes,
-                                                   sizeof buf.bytes);
+  ptrdiff_t used =
+      telemetry__reading__iter_unpack(wire, len, buf.bytes, sizeof buf.bytes);
   const Telemetry__Reading *r = (const Telemetry__Reading *)buf.bytes;
   size_t i;
 
@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
             (int)used);
     return 1;
   }
-  printf("decoded %zu wire bytes into %td bytes of a stack buffer\n", len, used);
+  printf("decoded %zu wire bytes into %td bytes of a stack buffer\n", len,
+         used);
   printf("sensor_id:     %s\n", r->sensor_id);
   printf("timestamp_ms:  %" PRIu64 "\n", r->timestamp_ms);
   printf("temperature_c: %.2f\n", r->temperature_c);

@@ -121,8 +121,7 @@ size_t pbci_count_elements(const PbciField *f, int elem_size) {
   if ((f->tag & 7) != PBCI_WT_LEN || elem_size < 0) return 1;
   if (elem_size > 0) {
     size_t len = (size_t)(f->end - f->value);
-    return len % (size_t)elem_size == 0 ? len / (size_t)elem_size
-                                        : (size_t)-1;
+    return len % (size_t)elem_size == 0 ? len / (size_t)elem_size : (size_t)-1;
   }
   /* Packed varints: one element per byte without the continuation bit;
    * the run must end on such a byte and no varint may exceed 10 bytes. */
@@ -165,9 +164,9 @@ void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
 
 int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
   ProtobufCMessageUnknownField *fields =
-      (ProtobufCMessageUnknownField *)pbci_grow(
-          a, base->unknown_fields, base->n_unknown_fields, n_add,
-          sizeof *fields);
+      (ProtobufCMessageUnknownField *)pbci_grow(a, base->unknown_fields,
+                                                base->n_unknown_fields, n_add,
+                                                sizeof *fields);
   if (fields == NULL) return -1;
   base->unknown_fields = fields;
   return 0;
@@ -293,8 +292,7 @@ static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
   return 0;
 }
 
-static ptrdiff_t filter_range(void *ctx, const uint8_t *p,
-                              const uint8_t *end) {
+static ptrdiff_t filter_range(void *ctx, const uint8_t *p, const uint8_t *end) {
   FilterCtx *fc = (FilterCtx *)ctx;
   return filter_range_from(fc, p, end, fc->list->run);
 }

@@ -2,14 +2,13 @@
 // (strictly compared with protobuf-c, with the documented outcome), and as
 // every other dataset type (compared wherever protobuf-c is an oracle).
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "benchmark_message1_proto2.pb-iter.h"
 #include "benchmark_message1_proto3.pb-iter.h"
@@ -21,33 +20,26 @@
 namespace pbci_test {
 namespace {
 
-#define DATASET_TYPE(Struct, lower, name)                                      \
-  IterType {                                                                   \
-    name, &lower##__descriptor, &lower##__iter_unpack,                         \
-        &lower##__iter_unpacked_size,                                          \
-        [](ProtobufCMessage* m, const uint8_t* d, size_t n, void* b,           \
-           size_t s) {                                                         \
-          return lower##__iter_unpack_merge(reinterpret_cast<Struct*>(m), d, n, \
-                                            b, s);                             \
-        }                                                                      \
-  }
-
 const std::vector<IterType>& DatasetTypes() {
   static const std::vector<IterType> kTypes = {
-      DATASET_TYPE(Types, types, "Types"),
-      DATASET_TYPE(BenchmarkUINT32, benchmark_uint32, "BenchmarkUINT32"),
-      DATASET_TYPE(BenchmarkFixed32, benchmark_fixed32, "BenchmarkFixed32"),
-      DATASET_TYPE(BenchmarkFixed64, benchmark_fixed64, "BenchmarkFixed64"),
-      DATASET_TYPE(BenchmarkString, benchmark_string, "BenchmarkString"),
-      DATASET_TYPE(RequiredField2, required_field2, "RequiredField2"),
-      DATASET_TYPE(StringField, string_field, "StringField"),
-      DATASET_TYPE(PackedField, packed_field, "PackedField"),
-      DATASET_TYPE(MergeTest, merge_test, "MergeTest"),
-      DATASET_TYPE(BidRequest, bid_request, "BidRequest"),
-      DATASET_TYPE(Benchmarks__Proto2__GoogleMessage1,
-                   benchmarks__proto2__google_message1, "GoogleMessage1/proto2"),
-      DATASET_TYPE(Benchmarks__Proto3__GoogleMessage1,
-                   benchmarks__proto3__google_message1, "GoogleMessage1/proto3"),
+      PBCI_TEST_ITER_TYPE(Types, types, "Types"),
+      PBCI_TEST_ITER_TYPE(BenchmarkUINT32, benchmark_uint32, "BenchmarkUINT32"),
+      PBCI_TEST_ITER_TYPE(BenchmarkFixed32, benchmark_fixed32,
+                          "BenchmarkFixed32"),
+      PBCI_TEST_ITER_TYPE(BenchmarkFixed64, benchmark_fixed64,
+                          "BenchmarkFixed64"),
+      PBCI_TEST_ITER_TYPE(BenchmarkString, benchmark_string, "BenchmarkString"),
+      PBCI_TEST_ITER_TYPE(RequiredField2, required_field2, "RequiredField2"),
+      PBCI_TEST_ITER_TYPE(StringField, string_field, "StringField"),
+      PBCI_TEST_ITER_TYPE(PackedField, packed_field, "PackedField"),
+      PBCI_TEST_ITER_TYPE(MergeTest, merge_test, "MergeTest"),
+      PBCI_TEST_ITER_TYPE(BidRequest, bid_request, "BidRequest"),
+      PBCI_TEST_ITER_TYPE(Benchmarks__Proto2__GoogleMessage1,
+                          benchmarks__proto2__google_message1,
+                          "GoogleMessage1/proto2"),
+      PBCI_TEST_ITER_TYPE(Benchmarks__Proto3__GoogleMessage1,
+                          benchmarks__proto3__google_message1,
+                          "GoogleMessage1/proto3"),
   };
   return kTypes;
 }
@@ -105,8 +97,8 @@ TEST(Datasets, DocumentedFilesDecodeAsDocumented) {
     ASSERT_FALSE(bytes.empty());
     const IterType& t = DatasetType(expect.type);
     EXPECT_EQ(CheckAgainstProtobufC(t, bytes), "");
-    ptrdiff_t size = t.unpacked_size(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                     bytes.size());
+    ptrdiff_t size = t.unpacked_size(
+        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
     EXPECT_EQ(size >= 0, expect.accepted) << size;
   }
 }
@@ -133,7 +125,8 @@ TEST(Datasets, EveryFileAsEveryType) {
       InputFacts facts = AnalyzeInput(t.desc, bytes);
       if (facts.merges || facts.max_depth > 100) continue;
       compared++;
-      EXPECT_EQ(CheckAgainstProtobufC(t, bytes), "") << file << " as " << t.full_name;
+      EXPECT_EQ(CheckAgainstProtobufC(t, bytes), "")
+          << file << " as " << t.full_name;
     }
   }
   EXPECT_GT(compared, 100);

@@ -43,7 +43,8 @@ void Walk(const ProtobufCMessageDescriptor* desc, const uint8_t* p,
         p += 4;
         break;
       case 2:
-        if (!ReadVarint(&p, end, 5, &len) || len > static_cast<uint64_t>(end - p)) {
+        if (!ReadVarint(&p, end, 5, &len) ||
+            len > static_cast<uint64_t>(end - p)) {
           return;
         }
         value = p;

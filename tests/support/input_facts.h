@@ -4,9 +4,9 @@
 #ifndef PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 #define PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 
-#include <string>
-
 #include <protobuf-c/protobuf-c.h>
+
+#include <string>
 
 namespace pbci_test {
 

@@ -1,9 +1,9 @@
 #include "iter_check.h"
 
+#include <protobuf-c-iter/protobuf-c-iter.h>
+
 #include <cstdio>
 #include <cstdlib>
-
-#include <protobuf-c-iter/protobuf-c-iter.h>
 
 #include "pbc_compare.h"
 
@@ -68,7 +68,8 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
   const size_t size = static_cast<size_t>(r.unpacked_size);
   if (size > 1) {
     ExactBuffer short_buf(size - 1);
-    ptrdiff_t code = t.unpack(Data(bytes), bytes.size(), short_buf.data, size - 1);
+    ptrdiff_t code =
+        t.unpack(Data(bytes), bytes.size(), short_buf.data, size - 1);
     if (code != PROTOBUF_C_ITER_ERR_NO_MEMORY) {
       *problems += "one byte short returned " + std::to_string(code) + "; ";
     }
@@ -93,7 +94,8 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
   } else if (ref != nullptr) {
     std::string d = Diff(ref.get(), got.message());
     if (!d.empty()) problems += "structs differ at " + d + "; ";
-    if (Pack(ref.get()) != Pack(got.message())) problems += "re-packed bytes differ; ";
+    if (Pack(ref.get()) != Pack(got.message()))
+      problems += "re-packed bytes differ; ";
     if (!protobuf_c_message_check(got.message())) {
       problems += "protobuf_c_message_check fails; ";
     }
@@ -102,19 +104,22 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
   return problems;
 }
 
-std::string CheckMerged(const IterType& t, const std::vector<std::string>& copies) {
+std::string CheckMerged(const IterType& t,
+                        const std::vector<std::string>& copies) {
   std::string problems, all;
   std::vector<PbcMessage> refs;
   std::vector<const ProtobufCMessage*> ptrs;
   for (const std::string& c : copies) {
     refs.push_back(PbcUnpack(t, c));
-    if (refs.back() == nullptr) return "a copy does not decode alone: " + Hex(c);
+    if (refs.back() == nullptr)
+      return "a copy does not decode alone: " + Hex(c);
     ptrs.push_back(refs.back().get());
     all += c;
   }
   IterResult got = DecodeWithIter(t, all, &problems);
   if (got.code < 0) {
-    problems += "iter rejects the merge with " + std::to_string(got.code) + "; ";
+    problems +=
+        "iter rejects the merge with " + std::to_string(got.code) + "; ";
   } else {
     std::string d = DiffMerged(got.message(), ptrs);
     if (!d.empty()) problems += "merge differs at " + d + "; ";

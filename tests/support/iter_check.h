@@ -2,14 +2,14 @@
 #ifndef PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
 #define PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
 
+#include <protobuf-c/protobuf-c.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <protobuf-c/protobuf-c.h>
 
 namespace pbci_test {
 
@@ -25,6 +25,18 @@ struct IterType {
 
 // gtest prints a type by its name.
 inline void PrintTo(const IterType& t, std::ostream* os) { *os << t.full_name; }
+
+// An IterType for generated type `Struct` with lower-case name `lower`.
+#define PBCI_TEST_ITER_TYPE(Struct, lower, name)                             \
+  ::pbci_test::IterType {                                                    \
+    name, &lower##__descriptor, &lower##__iter_unpack,                       \
+        &lower##__iter_unpacked_size,                                        \
+        [](ProtobufCMessage* m, const uint8_t* d, size_t n, void* b,         \
+           size_t s) {                                                       \
+          return lower##__iter_unpack_merge(reinterpret_cast<Struct*>(m), d, \
+                                            n, b, s);                        \
+        }                                                                    \
+  }
 
 // Every top-level and nested type of the test protos.
 const std::vector<IterType>& AllTypes();
@@ -47,14 +59,15 @@ struct IterResult {
   ptrdiff_t code = 0;           // what x__iter_unpack returned
   std::unique_ptr<ExactBuffer> buffer;
   const ProtobufCMessage* message() const {
-    return code >= 0 ? static_cast<const ProtobufCMessage*>(buffer->data) : nullptr;
+    return code >= 0 ? static_cast<const ProtobufCMessage*>(buffer->data)
+                     : nullptr;
   }
 };
 
 // Sizes the input with unpacked_size, decodes it into a buffer of exactly
 // that size (or, on error, into a generous one), and checks that the two
-// agree: both fail (not for memory), or the size used equals the size predicted and one
-// byte less fails with NO_MEMORY. Failures go to `problems`.
+// agree: both fail (not for memory), or the size used equals the size predicted
+// and one byte less fails with NO_MEMORY. Failures go to `problems`.
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
                           std::string* problems);
 
@@ -65,7 +78,8 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes);
 
 // Decodes the concatenation of `copies` and checks the result against the
 // protobuf specification's merge of each copy decoded alone by protobuf-c.
-std::string CheckMerged(const IterType& t, const std::vector<std::string>& copies);
+std::string CheckMerged(const IterType& t,
+                        const std::vector<std::string>& copies);
 
 // Hex dump, for failure messages.
 std::string Hex(const std::string& bytes);

@@ -15,51 +15,49 @@
 
 namespace pbci_test {
 
-#define ITER_TYPE(Struct, lower, full_name)                                    \
-  IterType {                                                                   \
-    full_name, &lower##__descriptor, &lower##__iter_unpack,                    \
-        &lower##__iter_unpacked_size,                                          \
-        [](ProtobufCMessage* m, const uint8_t* d, size_t n, void* b,           \
-           size_t s) {                                                         \
-          return lower##__iter_unpack_merge(reinterpret_cast<Struct*>(m), d, n, \
-                                            b, s);                             \
-        }                                                                      \
-  }
-
 const std::vector<IterType>& AllTypes() {
   static const std::vector<IterType> kTypes = {
-      ITER_TYPE(Iter__Test__Scalars2, iter__test__scalars2, "iter.test.Scalars2"),
-      ITER_TYPE(Iter__Test3__All3, iter__test3__all3, "iter.test3.All3"),
-      ITER_TYPE(Iter__Test3__Leaf, iter__test3__leaf, "iter.test3.Leaf"),
-      ITER_TYPE(Iter__Test3__All3__MUint64LeafEntry,
-                iter__test3__all3__muint64_leaf_entry,
-                "iter.test3.All3.MUint64LeafEntry"),
-      ITER_TYPE(Iter__Test3__All3__Nested__Deeper,
-                iter__test3__all3__nested__deeper, "iter.test3.All3.Nested.Deeper"),
-      ITER_TYPE(Iter__Defaults__Defaults, iter__defaults__defaults,
-                "iter.defaults.Defaults"),
-      ITER_TYPE(Iter__Defaults__Defaults__Sub, iter__defaults__defaults__sub,
-                "iter.defaults.Defaults.Sub"),
-      ITER_TYPE(Renamed__PkgC__HTTPServerConf, renamed__pkg_c__httpserver_conf,
-                "iter.opts.HTTPServer_conf"),
-      ITER_TYPE(Iter__Kw__Class, iter__kw__class, "iter.kw.class"),
-      ITER_TYPE(Iter__Pkg__Nested__Shapes__Polygon,
-                iter__pkg__nested__shapes__polygon,
-                "iter.pkg.nested.shapes.Polygon"),
-      ITER_TYPE(Iter__Pkg__Common__Point, iter__pkg__common__point,
-                "iter.pkg.common.Point"),
-      ITER_TYPE(Iter__Merge__MergeTest, iter__merge__merge_test,
-                "iter.merge.MergeTest"),
-      ITER_TYPE(Iter__Merge__Inner, iter__merge__inner, "iter.merge.Inner"),
-      ITER_TYPE(Iter__Merge__PackedField, iter__merge__packed_field,
-                "iter.merge.PackedField"),
-      ITER_TYPE(Iter__Merge__RequiredField2, iter__merge__required_field2,
-                "iter.merge.RequiredField2"),
-      ITER_TYPE(Iter__Merge__StringField, iter__merge__string_field,
-                "iter.merge.StringField"),
-      ITER_TYPE(Iter__Merge3__Outer3, iter__merge3__outer3, "iter.merge3.Outer3"),
-      ITER_TYPE(Iter__Empty__OnlyEmpty, iter__empty__only_empty,
-                "iter.empty.OnlyEmpty"),
+      PBCI_TEST_ITER_TYPE(Iter__Test__Scalars2, iter__test__scalars2,
+                          "iter.test.Scalars2"),
+      PBCI_TEST_ITER_TYPE(Iter__Test3__All3, iter__test3__all3,
+                          "iter.test3.All3"),
+      PBCI_TEST_ITER_TYPE(Iter__Test3__Leaf, iter__test3__leaf,
+                          "iter.test3.Leaf"),
+      PBCI_TEST_ITER_TYPE(Iter__Test3__All3__MUint64LeafEntry,
+                          iter__test3__all3__muint64_leaf_entry,
+                          "iter.test3.All3.MUint64LeafEntry"),
+      PBCI_TEST_ITER_TYPE(Iter__Test3__All3__Nested__Deeper,
+                          iter__test3__all3__nested__deeper,
+                          "iter.test3.All3.Nested.Deeper"),
+      PBCI_TEST_ITER_TYPE(Iter__Defaults__Defaults, iter__defaults__defaults,
+                          "iter.defaults.Defaults"),
+      PBCI_TEST_ITER_TYPE(Iter__Defaults__Defaults__Sub,
+                          iter__defaults__defaults__sub,
+                          "iter.defaults.Defaults.Sub"),
+      PBCI_TEST_ITER_TYPE(Renamed__PkgC__HTTPServerConf,
+                          renamed__pkg_c__httpserver_conf,
+                          "iter.opts.HTTPServer_conf"),
+      PBCI_TEST_ITER_TYPE(Iter__Kw__Class, iter__kw__class, "iter.kw.class"),
+      PBCI_TEST_ITER_TYPE(Iter__Pkg__Nested__Shapes__Polygon,
+                          iter__pkg__nested__shapes__polygon,
+                          "iter.pkg.nested.shapes.Polygon"),
+      PBCI_TEST_ITER_TYPE(Iter__Pkg__Common__Point, iter__pkg__common__point,
+                          "iter.pkg.common.Point"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge__MergeTest, iter__merge__merge_test,
+                          "iter.merge.MergeTest"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge__Inner, iter__merge__inner,
+                          "iter.merge.Inner"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge__PackedField, iter__merge__packed_field,
+                          "iter.merge.PackedField"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge__RequiredField2,
+                          iter__merge__required_field2,
+                          "iter.merge.RequiredField2"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge__StringField, iter__merge__string_field,
+                          "iter.merge.StringField"),
+      PBCI_TEST_ITER_TYPE(Iter__Merge3__Outer3, iter__merge3__outer3,
+                          "iter.merge3.Outer3"),
+      PBCI_TEST_ITER_TYPE(Iter__Empty__OnlyEmpty, iter__empty__only_empty,
+                          "iter.empty.OnlyEmpty"),
   };
   return kTypes;
 }

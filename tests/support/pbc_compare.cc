@@ -58,7 +58,8 @@ std::string DiffValue(const ProtobufCFieldDescriptor* f, const char* a,
       const char* sb;
       std::memcpy(&sa, a, sizeof sa);
       std::memcpy(&sb, b, sizeof sb);
-      if ((sa == nullptr) != (sb == nullptr)) return path + ": NULL vs non-NULL";
+      if ((sa == nullptr) != (sb == nullptr))
+        return path + ": NULL vs non-NULL";
       if (sa != nullptr && std::strcmp(sa, sb) != 0) {
         return path + ": \"" + sa + "\" vs \"" + sb + "\"";
       }
@@ -94,7 +95,8 @@ std::string DiffValue(const ProtobufCFieldDescriptor* f, const char* a,
     }
     default:
       // Scalars compare by bits, so NaNs of equal payload are equal.
-      if (std::memcmp(a, b, ElemSize(f->type)) != 0) return path + ": values differ";
+      if (std::memcmp(a, b, ElemSize(f->type)) != 0)
+        return path + ": values differ";
       return "";
   }
 }
@@ -103,10 +105,10 @@ std::string DiffUnknown(const ProtobufCMessageUnknownField* a,
                         const ProtobufCMessageUnknownField* b,
                         const std::string& path) {
   if (a->tag != b->tag || a->wire_type != b->wire_type || a->len != b->len) {
-    return path + ": unknown field tag/wire type/len " + std::to_string(a->tag) +
-           "/" + std::to_string(a->wire_type) + "/" + std::to_string(a->len) +
-           " vs " + std::to_string(b->tag) + "/" + std::to_string(b->wire_type) +
-           "/" + std::to_string(b->len);
+    return path + ": unknown field tag/wire type/len " +
+           std::to_string(a->tag) + "/" + std::to_string(a->wire_type) + "/" +
+           std::to_string(a->len) + " vs " + std::to_string(b->tag) + "/" +
+           std::to_string(b->wire_type) + "/" + std::to_string(b->len);
   }
   if (a->len != 0 && std::memcmp(a->data, b->data, a->len) != 0) {
     return path + ": unknown field data differs";
@@ -235,7 +237,8 @@ std::string DiffMergedAt(const ProtobufCMessage* actual,
       if (Present(f, c)) present.push_back(c);
     }
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) {
-      const ProtobufCMessage* sub = Get<const ProtobufCMessage*>(actual, f->offset);
+      const ProtobufCMessage* sub =
+          Get<const ProtobufCMessage*>(actual, f->offset);
       if (present.empty()) {
         if (sub != nullptr) return fpath + ": message present, expected absent";
         continue;
@@ -251,14 +254,17 @@ std::string DiffMergedAt(const ProtobufCMessage* actual,
     }
     // The last copy that has the field wins; with none, any copy holds the
     // default.
-    const ProtobufCMessage* source = present.empty() ? copies.back() : present.back();
-    if (f->label == PROTOBUF_C_LABEL_OPTIONAL && f->type != PROTOBUF_C_TYPE_STRING) {
+    const ProtobufCMessage* source =
+        present.empty() ? copies.back() : present.back();
+    if (f->label == PROTOBUF_C_LABEL_OPTIONAL &&
+        f->type != PROTOBUF_C_TYPE_STRING) {
       if (Get<protobuf_c_boolean>(actual, f->quantifier_offset) !=
           Get<protobuf_c_boolean>(source, f->quantifier_offset)) {
         return fpath + ": has_ flag differs";
       }
     }
-    std::string d = DiffValue(f, At(actual, f->offset), At(source, f->offset), fpath);
+    std::string d =
+        DiffValue(f, At(actual, f->offset), At(source, f->offset), fpath);
     if (!d.empty()) return d;
   }
   size_t total = 0;
@@ -270,7 +276,8 @@ std::string DiffMergedAt(const ProtobufCMessage* actual,
   size_t k = 0;
   for (const ProtobufCMessage* c : copies) {
     for (size_t e = 0; e < c->n_unknown_fields; e++, k++) {
-      std::string d = DiffUnknown(&actual->unknown_fields[k], &c->unknown_fields[e], path);
+      std::string d =
+          DiffUnknown(&actual->unknown_fields[k], &c->unknown_fields[e], path);
       if (!d.empty()) return d;
     }
   }
@@ -301,9 +308,9 @@ std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b) {
       const char* aa = Get<const char*>(a, f->offset);
       const char* ab = Get<const char*>(b, f->offset);
       for (size_t e = 0; e < na; e++) {
-        std::string d = DiffValue(f, aa + e * ElemSize(f->type),
-                                  ab + e * ElemSize(f->type),
-                                  fpath + "[" + std::to_string(e) + "]");
+        std::string d =
+            DiffValue(f, aa + e * ElemSize(f->type), ab + e * ElemSize(f->type),
+                      fpath + "[" + std::to_string(e) + "]");
         if (!d.empty()) return d;
       }
       continue;
@@ -323,7 +330,8 @@ std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b) {
            std::to_string(b->n_unknown_fields) + " unknown fields";
   }
   for (size_t e = 0; e < a->n_unknown_fields; e++) {
-    std::string d = DiffUnknown(&a->unknown_fields[e], &b->unknown_fields[e], path);
+    std::string d =
+        DiffUnknown(&a->unknown_fields[e], &b->unknown_fields[e], path);
     if (!d.empty()) return d;
   }
   return "";

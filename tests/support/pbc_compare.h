@@ -4,10 +4,10 @@
 #ifndef PROTOBUF_C_ITER_TESTS_PBC_COMPARE_H_
 #define PROTOBUF_C_ITER_TESTS_PBC_COMPARE_H_
 
+#include <protobuf-c/protobuf-c.h>
+
 #include <string>
 #include <vector>
-
-#include <protobuf-c/protobuf-c.h>
 
 namespace pbci_test {
 

@@ -1,11 +1,11 @@
 #include "random_message.h"
 
+#include <google/protobuf/descriptor.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
-
-#include <google/protobuf/descriptor.h>
 
 namespace pbci_test {
 namespace {
@@ -18,10 +18,16 @@ using google::protobuf::Reflection;
 template <typename T>
 T Pick(std::mt19937* rng) {
   // Half the time an edge value, else anything.
-  static const T kEdges[] = {0, 1, static_cast<T>(-1),
+  static const T kEdges[] = {0,
+                             1,
+                             static_cast<T>(-1),
                              std::numeric_limits<T>::max(),
-                             std::numeric_limits<T>::min(), 127, 128, 300};
-  if ((*rng)() % 2) return kEdges[(*rng)() % (sizeof kEdges / sizeof kEdges[0])];
+                             std::numeric_limits<T>::min(),
+                             127,
+                             128,
+                             300};
+  if ((*rng)() % 2)
+    return kEdges[(*rng)() % (sizeof kEdges / sizeof kEdges[0])];
   uint64_t bits = (static_cast<uint64_t>((*rng)()) << 32) | (*rng)();
   return static_cast<T>(bits >> ((*rng)() % 64));
 }
@@ -49,49 +55,64 @@ int PickEnum(const FieldDescriptor* f, std::mt19937* rng) {
   return e->value(static_cast<int>((*rng)() % e->value_count()))->number();
 }
 
-void SetOne(Message* m, const FieldDescriptor* f, std::mt19937* rng,
-            int depth, int max_depth);
-
-void AddOne(Message* m, const FieldDescriptor* f, std::mt19937* rng, int depth,
+// Sets a singular field, or appends to a repeated one, a random value.
+void PutOne(Message* m, const FieldDescriptor* f, std::mt19937* rng,
             int max_depth) {
   const Reflection* r = m->GetReflection();
+  const bool add = f->is_repeated();
   switch (f->cpp_type()) {
-    case FieldDescriptor::CPPTYPE_INT32: r->AddInt32(m, f, Pick<int32_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_INT64: r->AddInt64(m, f, Pick<int64_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(m, f, Pick<uint32_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(m, f, Pick<uint64_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(m, f, static_cast<float>(Pick<int32_t>(rng)) / 7.0f); break;
-    case FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(m, f, static_cast<double>(Pick<int64_t>(rng)) / 3.0); break;
-    case FieldDescriptor::CPPTYPE_BOOL: r->AddBool(m, f, (*rng)() % 2); break;
-    case FieldDescriptor::CPPTYPE_ENUM: r->AddEnumValue(m, f, PickEnum(f, rng)); break;
-    case FieldDescriptor::CPPTYPE_STRING:
-      r->AddString(m, f, PickString(rng, f->type() == FieldDescriptor::TYPE_STRING &&
-                                             f->file()->syntax() == google::protobuf::FileDescriptor::SYNTAX_PROTO3));
+    case FieldDescriptor::CPPTYPE_INT32: {
+      int32_t v = Pick<int32_t>(rng);
+      add ? r->AddInt32(m, f, v) : r->SetInt32(m, f, v);
       break;
+    }
+    case FieldDescriptor::CPPTYPE_INT64: {
+      int64_t v = Pick<int64_t>(rng);
+      add ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_UINT32: {
+      uint32_t v = Pick<uint32_t>(rng);
+      add ? r->AddUInt32(m, f, v) : r->SetUInt32(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_UINT64: {
+      uint64_t v = Pick<uint64_t>(rng);
+      add ? r->AddUInt64(m, f, v) : r->SetUInt64(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_FLOAT: {
+      float v = static_cast<float>(Pick<int32_t>(rng)) / 7.0f;
+      add ? r->AddFloat(m, f, v) : r->SetFloat(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_DOUBLE: {
+      double v = static_cast<double>(Pick<int64_t>(rng)) / 3.0;
+      add ? r->AddDouble(m, f, v) : r->SetDouble(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_BOOL: {
+      bool v = (*rng)() % 2;
+      add ? r->AddBool(m, f, v) : r->SetBool(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_ENUM: {
+      int v = PickEnum(f, rng);
+      add ? r->AddEnumValue(m, f, v) : r->SetEnumValue(m, f, v);
+      break;
+    }
+    case FieldDescriptor::CPPTYPE_STRING: {
+      // proto3 strings must be valid UTF-8 for libprotobuf.
+      const bool utf8 = f->type() == FieldDescriptor::TYPE_STRING &&
+                        f->file()->syntax() ==
+                            google::protobuf::FileDescriptor::SYNTAX_PROTO3;
+      std::string v = PickString(rng, utf8);
+      add ? r->AddString(m, f, v) : r->SetString(m, f, v);
+      break;
+    }
     case FieldDescriptor::CPPTYPE_MESSAGE:
-      FillRandom(r->AddMessage(m, f), rng, max_depth - depth - 1);
-      break;
-  }
-}
-
-void SetOne(Message* m, const FieldDescriptor* f, std::mt19937* rng, int depth,
-            int max_depth) {
-  const Reflection* r = m->GetReflection();
-  switch (f->cpp_type()) {
-    case FieldDescriptor::CPPTYPE_INT32: r->SetInt32(m, f, Pick<int32_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_INT64: r->SetInt64(m, f, Pick<int64_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_UINT32: r->SetUInt32(m, f, Pick<uint32_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_UINT64: r->SetUInt64(m, f, Pick<uint64_t>(rng)); break;
-    case FieldDescriptor::CPPTYPE_FLOAT: r->SetFloat(m, f, static_cast<float>(Pick<int32_t>(rng)) / 7.0f); break;
-    case FieldDescriptor::CPPTYPE_DOUBLE: r->SetDouble(m, f, static_cast<double>(Pick<int64_t>(rng)) / 3.0); break;
-    case FieldDescriptor::CPPTYPE_BOOL: r->SetBool(m, f, (*rng)() % 2); break;
-    case FieldDescriptor::CPPTYPE_ENUM: r->SetEnumValue(m, f, PickEnum(f, rng)); break;
-    case FieldDescriptor::CPPTYPE_STRING:
-      r->SetString(m, f, PickString(rng, f->type() == FieldDescriptor::TYPE_STRING &&
-                                             f->file()->syntax() == google::protobuf::FileDescriptor::SYNTAX_PROTO3));
-      break;
-    case FieldDescriptor::CPPTYPE_MESSAGE:
-      FillRandom(r->MutableMessage(m, f), rng, max_depth - depth - 1);
+      FillRandom(add ? r->AddMessage(m, f) : r->MutableMessage(m, f), rng,
+                 max_depth - 1);
       break;
   }
 }
@@ -108,23 +129,27 @@ void FillRandom(Message* m, std::mt19937* rng, int max_depth) {
     if (!required && (*rng)() % 2) continue;
     if (f->is_repeated()) {
       int n = static_cast<int>((*rng)() % 5);
-      for (int k = 0; k < n; k++) AddOne(m, f, rng, 0, max_depth);
+      for (int k = 0; k < n; k++) PutOne(m, f, rng, max_depth);
     } else {
-      SetOne(m, f, rng, 0, max_depth);
+      PutOne(m, f, rng, max_depth);
     }
   }
 }
 
 std::string RandomWire(const std::string& full_name, std::mt19937* rng) {
   const Descriptor* d =
-      google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(full_name);
+      google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
+          full_name);
   if (d == nullptr) {
     // The C++ classes of every test proto must be linked in.
-    std::fprintf(stderr, "RandomWire: no generated type %s\n", full_name.c_str());
+    std::fprintf(stderr, "RandomWire: no generated type %s\n",
+                 full_name.c_str());
     std::abort();
   }
   std::unique_ptr<Message> m(
-      google::protobuf::MessageFactory::generated_factory()->GetPrototype(d)->New());
+      google::protobuf::MessageFactory::generated_factory()
+          ->GetPrototype(d)
+          ->New());
   FillRandom(m.get(), rng);
   return m->SerializePartialAsString();
 }

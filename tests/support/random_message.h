@@ -3,11 +3,11 @@
 #ifndef PROTOBUF_C_ITER_TESTS_RANDOM_MESSAGE_H_
 #define PROTOBUF_C_ITER_TESTS_RANDOM_MESSAGE_H_
 
+#include <google/protobuf/message.h>
+
 #include <cstdint>
 #include <random>
 #include <string>
-
-#include <google/protobuf/message.h>
 
 namespace pbci_test {
 

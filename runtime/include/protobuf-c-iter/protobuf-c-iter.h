@@ -56,7 +56,8 @@ extern "C" {
 
 /* The version of this runtime, matching the version of protoc-gen-iter. */
 #define PROTOBUF_C_ITER_VERSION "0.1.0"
-#define PROTOBUF_C_ITER_VERSION_NUMBER 1000 /* major*1000000+minor*1000+patch */
+/* major * 1000000 + minor * 1000 + patch */
+#define PROTOBUF_C_ITER_VERSION_NUMBER 1000
 
 /*
  * Error codes. Every function that can fail returns one of these (always

@@ -14,11 +14,10 @@
 #define PROTOBUF_C_ITER_INTERNAL_DECODE_H
 
 #include <limits.h>
+#include <protobuf-c/protobuf-c.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#include <protobuf-c/protobuf-c.h>
 
 #include "protobuf-c-iter/protobuf-c-iter.h"
 
@@ -74,8 +73,7 @@ const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
 /* A varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf-c
  * does. */
 static inline const uint8_t *pbci_read_varint(const uint8_t *p,
-                                              const uint8_t *end,
-                                              uint64_t *v) {
+                                              const uint8_t *end, uint64_t *v) {
   if (p < end && *p < 0x80) {
     *v = *p;
     return p + 1;
@@ -269,8 +267,8 @@ typedef struct PbciList {
                                     first occurrence */
   const uint32_t *members;       /* the group's field numbers */
   size_t n_members;
-  uint32_t member;               /* the field whose run this is */
-  size_t run;                    /* index of the run among the group's runs */
+  uint32_t member; /* the field whose run this is */
+  size_t run;      /* index of the run among the group's runs */
 } PbciList;
 
 static inline PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
@@ -289,11 +287,11 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx);
 
 /* A group's current run while a message's occurrences are measured. */
 typedef struct PbciRun {
-  uint32_t member;          /* field of the current run, 0 before the first */
-  size_t index;             /* index of the current run */
-  size_t count;             /* occurrences in the current run */
-  const uint8_t *key;       /* the run's first occurrence: its key, */
-  const uint8_t *p, *end;   /* and its value */
+  uint32_t member;        /* field of the current run, 0 before the first */
+  size_t index;           /* index of the current run */
+  size_t count;           /* occurrences in the current run */
+  const uint8_t *key;     /* the run's first occurrence: its key, */
+  const uint8_t *p, *end; /* and its value */
 } PbciRun;
 
 /* Records the occurrence `f` of group member `member`. Returns 1 when it
