@@ -3,6 +3,7 @@
 // next to ours), and the API's edge cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -248,6 +249,35 @@ TEST(Deviation, NestingBeyond100LevelsIsRejected) {
             0);
   EXPECT_EQ(iter__merge__plain__iter_unpack(Data(deep), deep.size(), buf.data(),
                                             buf.size() * sizeof buf[0]),
+            PROTOBUF_C_ITER_ERR_DEPTH);
+}
+
+TEST(Deviation, NestingOf100000LevelsStopsAtTheLimit) {
+  // Built from the inside out in one buffer: O(levels).
+  const int kLevels = 100000;
+  std::string buf(kLevels * 5 + 2, '\0');
+  size_t start = buf.size() - 2;
+  buf[start] = 0x10;  // a = 5
+  buf[start + 1] = 0x05;
+  for (int i = 0; i < kLevels; i++) {
+    size_t len = buf.size() - start;
+    char prefix[6];
+    int n = 0;
+    do {
+      prefix[n++] = static_cast<char>((len & 0x7f) | (len > 0x7f ? 0x80 : 0));
+      len >>= 7;
+    } while (len != 0);
+    start -= static_cast<size_t>(n) + 1;
+    buf[start] = 0x22;  // child
+    std::copy(prefix, prefix + n, buf.begin() + static_cast<long>(start) + 1);
+  }
+  const std::string deep = buf.substr(start);
+  // protobuf-c 1.4.1 overflows its stack on this input: not called.
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size(Data(deep), deep.size()),
+            PROTOBUF_C_ITER_ERR_DEPTH);
+  std::vector<max_align_t> out(1 << 16);
+  EXPECT_EQ(iter__merge__plain__iter_unpack(Data(deep), deep.size(), out.data(),
+                                            out.size() * sizeof out[0]),
             PROTOBUF_C_ITER_ERR_DEPTH);
 }
 
