@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "invariants.h"
 #include "pbc_compare.h"
 
 namespace pbci_test {
@@ -96,9 +97,9 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
     if (!d.empty()) problems += "structs differ at " + d + "; ";
     if (Pack(ref.get()) != Pack(got.message()))
       problems += "re-packed bytes differ; ";
-    if (!protobuf_c_message_check(got.message())) {
-      problems += "protobuf_c_message_check fails; ";
-    }
+    std::string broken =
+        CheckInvariants(got.message(), got.buffer->data, got.buffer->size);
+    if (!broken.empty()) problems += "invariant: " + broken + "; ";
   }
   if (!problems.empty()) problems += "input " + Hex(bytes);
   return problems;
@@ -123,6 +124,9 @@ std::string CheckMerged(const IterType& t,
   } else {
     std::string d = DiffMerged(got.message(), ptrs);
     if (!d.empty()) problems += "merge differs at " + d + "; ";
+    std::string broken =
+        CheckInvariants(got.message(), got.buffer->data, got.buffer->size);
+    if (!broken.empty()) problems += "invariant: " + broken + "; ";
   }
   if (!problems.empty()) problems += "input " + Hex(all);
   return problems;
