@@ -191,11 +191,12 @@ static inline const uint8_t *pbci_end(const uint8_t *data, size_t len) {
 
 /* `size` bytes from the low end, rounded up to PBCI_ALIGN, or NULL. */
 static inline void *pbci_alloc(PbciArena *a, size_t size) {
-  size_t rounded = PBCI_ROUND(size);
+  size_t room = (size_t)(a->hi - a->lo);
   void *r;
-  if ((size_t)(a->hi - a->lo) < rounded) return NULL;
+  /* Compare before rounding: rounding a size near SIZE_MAX would wrap. */
+  if (size > room || PBCI_ROUND(size) > room) return NULL;
   r = a->lo;
-  a->lo += rounded;
+  a->lo += PBCI_ROUND(size);
   return r;
 }
 
