@@ -11,7 +11,7 @@
 # and protobuf-c. OPTIONS are passed to protoc as they are. NO_PROTOBUF_C
 # skips protoc-c's files, for protos whose .pb-c files another target owns.
 include_guard(GLOBAL)
-include(ProtobufCIterDependencies)
+include(${CMAKE_CURRENT_LIST_DIR}/ProtobufCIterDependencies.cmake)
 
 function(protobuf_c_iter_generate)
   cmake_parse_arguments(ARG "NO_PROTOBUF_C" "TARGET;PROTO_ROOT;OUT_DIR"
@@ -34,10 +34,17 @@ function(protobuf_c_iter_generate)
   endif()
   get_filename_component(out "${ARG_OUT_DIR}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_BINARY_DIR})
 
+  # The plugin: built in this tree (rebuilding it regenerates), or installed.
   set(plugin protobuf-c-iter::protoc-gen-iter)
   get_target_property(aliased ${plugin} ALIASED_TARGET)
   if(aliased)
     set(plugin ${aliased})
+  endif()
+  get_target_property(imported ${plugin} IMPORTED)
+  if(imported)
+    set(plugin_depends $<TARGET_FILE:${plugin}>)
+  else()
+    set(plugin_depends ${plugin})
   endif()
 
   set(includes -I${root})
@@ -46,7 +53,9 @@ function(protobuf_c_iter_generate)
     list(APPEND includes -I${dir})
   endforeach()
   list(APPEND includes -I${PROTOBUF_C_ITER_PROTO_INCLUDE})
-  foreach(dir IN LISTS Protobuf_INCLUDE_DIRS)
+  # A cache entry, so it is also set in the directories of add_subdirectory
+  # users (Protobuf_INCLUDE_DIRS is not).
+  foreach(dir IN LISTS Protobuf_INCLUDE_DIR)
     list(APPEND includes -I${dir})
   endforeach()
   list(REMOVE_DUPLICATES includes)
@@ -78,7 +87,7 @@ function(protobuf_c_iter_generate)
               ${c_out} --iter_out=${out}
               --dependency_out=${out}/${base}.pb-iter.d
               ${abs}
-      DEPENDS ${abs} ${plugin}
+      DEPENDS ${abs} ${plugin_depends}
       DEPFILE ${out}/${base}.pb-iter.d
       COMMENT "protoc-gen-iter: ${rel}"
       VERBATIM)

@@ -1,0 +1,57 @@
+# Configures, builds and runs a downstream example from a private copy, then
+# checks that touching a .proto (and, with TOUCH_PLUGIN, the plugin's
+# source) regenerates the code.
+#   -DEXAMPLE=dir -DWORK=dir -DEXE=name [-DCONFIGURE_ARGS=a;b] [-DPROJECT_COPY=src]
+#   -DPROTO=a proto of the example (relative to it) to touch
+#   -DGENERATED=a generated file (relative to the output dir) that must follow
+#   [-DEXPECT=regex]
+set(src ${WORK}/src)
+set(build ${WORK}/build)
+execute_process(COMMAND ${CMAKE_COMMAND} -E rm -rf ${WORK})
+file(COPY ${EXAMPLE}/ DESTINATION ${src})
+set(extra)
+if(PROJECT_COPY)
+  # add_subdirectory users: a private copy of the project, so that touching
+  # its plugin leaves the real tree alone.
+  foreach(part CMakeLists.txt cmake plugin runtime)
+    file(COPY ${PROJECT_COPY}/${part} DESTINATION ${WORK}/project)
+  endforeach()
+  list(APPEND extra -DPROTOBUF_C_ITER_SOURCE_DIR=${WORK}/project)
+endif()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} -S ${src} -B ${build} -DCMAKE_BUILD_TYPE=Release ${CONFIGURE_ARGS} ${extra})
+run(${CMAKE_COMMAND} --build ${build} -j 2)
+run(${build}/${EXE})
+message(STATUS "${EXE}: ${out}")
+if(EXPECT AND NOT out MATCHES "${EXPECT}")
+  message(FATAL_ERROR "${EXE} printed '${out}', expected '${EXPECT}'")
+endif()
+
+# Regeneration: the generated file must be rewritten after a touch.
+file(GLOB_RECURSE found ${build}/*/${GENERATED})
+if(NOT found)
+  message(FATAL_ERROR "no generated ${GENERATED} under ${build}")
+endif()
+list(GET found 0 generated)
+function(expect_regenerated what)
+  file(TIMESTAMP ${generated} before "%s")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E touch ${ARGN})
+  run(${CMAKE_COMMAND} --build ${build} -j 2)
+  file(TIMESTAMP ${generated} after "%s")
+  if(NOT after GREATER before)
+    message(FATAL_ERROR "touching ${what} did not regenerate ${generated}")
+  endif()
+endfunction()
+expect_regenerated("the proto" ${src}/${PROTO})
+if(PROJECT_COPY)
+  expect_regenerated("the plugin's source" ${WORK}/project/plugin/main.cc)
+endif()
