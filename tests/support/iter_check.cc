@@ -57,9 +57,14 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
   if (r.unpacked_size < 0) {
     // A large enough buffer must fail too, for a reason other than memory.
     // With several faults in one input the two may name different ones.
+    // Merged sub-messages can need far more memory than the input's length
+    // before decoding reaches the fault: grow the buffer until it does.
     size_t big = 4096 + bytes.size() * 64;
-    r.buffer.reset(new ExactBuffer(big));
-    r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, big);
+    do {
+      r.buffer.reset(new ExactBuffer(big));
+      r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, big);
+      big *= 4;
+    } while (r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY && big <= (size_t{1} << 28));
     if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
       *problems += "unpacked_size said " + std::to_string(r.unpacked_size) +
                    " but unpack returned " + std::to_string(r.code) + "; ";
