@@ -3,7 +3,7 @@
 # Used by examples/quickstart.sh, tests/run.sh and CI.
 set -euo pipefail
 
-packages=(cmake make g++ gcc clang pkg-config
+packages=(cmake make g++ gcc clang libclang-rt-14-dev pkg-config
           protobuf-compiler libprotobuf-dev libprotoc-dev
           protobuf-c-compiler libprotobuf-c-dev
           libgtest-dev libbenchmark-dev)

@@ -12,6 +12,8 @@ shift || true
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(scalars2 scalars3 defaults merge)
 
+"$root/cmake/install-deps.sh"
+
 build=${FUZZ_BUILD_DIR:-$root/build/fuzz}
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPROTOBUF_C_ITER_FUZZ=ON -DPROTOBUF_C_ITER_BUILD_EXAMPLES=OFF >/dev/null
