@@ -121,8 +121,6 @@ FieldModel BuildField(const FieldDescriptor* field) {
   }
   f.packable = f.repeated && f.read != ReadKind::kString &&
                f.read != ReadKind::kBytes && f.read != ReadKind::kMessage;
-  f.varint_packed =
-      f.packable && (f.read == ReadKind::kVarint || f.read == ReadKind::kBool);
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
     f.case_value = OneofCaseValue(field);

@@ -39,7 +39,6 @@ struct FieldModel {
   std::string value_expr;      // C expression turning the raw read into
                                // elem_type, e.g. "(int32_t)v"
   int fixed_size = 0;          // 4 or 8 for fixed-width kinds, else 0
-  bool varint_packed = false;  // packed elements are varints (incl. bool)
 
   // kMessage: the sub-message type.
   std::string sub_struct;  // "Foo__Sub"
