@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pbc_compare.h"
+
 namespace pbci_test {
 namespace {
 
@@ -113,25 +115,6 @@ class Checker {
       }
       default:
         return "";
-    }
-  }
-
-  static size_t ElemSize(ProtobufCType t) {
-    switch (t) {
-      case PROTOBUF_C_TYPE_INT64:
-      case PROTOBUF_C_TYPE_SINT64:
-      case PROTOBUF_C_TYPE_SFIXED64:
-      case PROTOBUF_C_TYPE_UINT64:
-      case PROTOBUF_C_TYPE_FIXED64:
-      case PROTOBUF_C_TYPE_DOUBLE:
-        return 8;
-      case PROTOBUF_C_TYPE_STRING:
-      case PROTOBUF_C_TYPE_MESSAGE:
-        return sizeof(void*);
-      case PROTOBUF_C_TYPE_BYTES:
-        return sizeof(ProtobufCBinaryData);
-      default:
-        return 4;
     }
   }
 

@@ -64,7 +64,8 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
       r.buffer.reset(new ExactBuffer(big));
       r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, big);
       big *= 4;
-    } while (r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY && big <= (size_t{1} << 28));
+    } while (r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY &&
+             big <= (size_t{1} << 28));
     if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
       *problems += "unpacked_size said " + std::to_string(r.unpacked_size) +
                    " but unpack returned " + std::to_string(r.code) + "; ";

@@ -16,35 +16,6 @@ T Get(const ProtobufCMessage* m, unsigned offset) {
   return v;
 }
 
-size_t ElemSize(ProtobufCType type) {
-  switch (type) {
-    case PROTOBUF_C_TYPE_INT32:
-    case PROTOBUF_C_TYPE_SINT32:
-    case PROTOBUF_C_TYPE_SFIXED32:
-    case PROTOBUF_C_TYPE_UINT32:
-    case PROTOBUF_C_TYPE_FIXED32:
-    case PROTOBUF_C_TYPE_FLOAT:
-    case PROTOBUF_C_TYPE_ENUM:
-      return 4;
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-    case PROTOBUF_C_TYPE_DOUBLE:
-      return 8;
-    case PROTOBUF_C_TYPE_BOOL:
-      return sizeof(protobuf_c_boolean);
-    case PROTOBUF_C_TYPE_STRING:
-      return sizeof(char*);
-    case PROTOBUF_C_TYPE_BYTES:
-      return sizeof(ProtobufCBinaryData);
-    case PROTOBUF_C_TYPE_MESSAGE:
-      return sizeof(ProtobufCMessage*);
-  }
-  return 0;
-}
-
 bool IsOneof(const ProtobufCFieldDescriptor* f) {
   return (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0;
 }
@@ -285,6 +256,35 @@ std::string DiffMergedAt(const ProtobufCMessage* actual,
 }
 
 }  // namespace
+
+size_t ElemSize(ProtobufCType type) {
+  switch (type) {
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_SINT32:
+    case PROTOBUF_C_TYPE_SFIXED32:
+    case PROTOBUF_C_TYPE_UINT32:
+    case PROTOBUF_C_TYPE_FIXED32:
+    case PROTOBUF_C_TYPE_FLOAT:
+    case PROTOBUF_C_TYPE_ENUM:
+      return 4;
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+      return 8;
+    case PROTOBUF_C_TYPE_BOOL:
+      return sizeof(protobuf_c_boolean);
+    case PROTOBUF_C_TYPE_STRING:
+      return sizeof(char*);
+    case PROTOBUF_C_TYPE_BYTES:
+      return sizeof(ProtobufCBinaryData);
+    case PROTOBUF_C_TYPE_MESSAGE:
+      return sizeof(ProtobufCMessage*);
+  }
+  return 0;
+}
 
 std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b) {
   if (a->descriptor != b->descriptor) return "descriptors differ";

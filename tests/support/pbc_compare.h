@@ -22,6 +22,9 @@ std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b);
 std::string DiffMerged(const ProtobufCMessage* actual,
                        const std::vector<const ProtobufCMessage*>& copies);
 
+// Bytes of one element of a repeated field of `type` in a protobuf-c array.
+size_t ElemSize(ProtobufCType type);
+
 // Packs `m` with protobuf-c.
 std::string Pack(const ProtobufCMessage* m);
 
