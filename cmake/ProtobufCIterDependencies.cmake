@@ -11,11 +11,14 @@ if(NOT TARGET protobuf::protoc)
   message(FATAL_ERROR "protoc not found: install protobuf-compiler")
 endif()
 # With add_subdirectory, protobuf_c_iter_generate() runs in the parent's
-# directories: the imported targets must be visible there.
+# directories: the imported targets must be visible there. Targets a parent
+# created are visible already, and CMake only lets the creating directory
+# promote them.
 foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc)
   if(TARGET ${t})
     get_target_property(global ${t} IMPORTED_GLOBAL)
-    if(NOT global)
+    get_target_property(created_in ${t} SOURCE_DIR)
+    if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
       set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)
     endif()
   endif()
