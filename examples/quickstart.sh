@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 build=${BUILD_DIR:-$root/build/release}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DPROTOBUF_C_ITER_BUILD_TESTS=OFF >/dev/null
+  -DPROTOBUF_C_ITER_BUILD_TESTS=OFF -DPROTOBUF_C_ITER_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target quickstart
 echo
 echo "Generated: $build/examples/quickstart/protobuf-c-iter/telemetry.pb-iter.{h,c}"

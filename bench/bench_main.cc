@@ -1,0 +1,169 @@
+// pbci_bench: protobuf-c-iter against protobuf-c (malloc and a linear
+// allocator) and libprotobuf (new message, arena, reused message), on the
+// same inputs, in one run. See bench/README.md.
+//
+//   pbci_bench [--datasets=DIR] [--report_dir=DIR] [--verify_only]
+//              [Google Benchmark flags]
+//
+// Every input is decoded by every decoder and compared before anything is
+// timed (verify.h); a decoder that fails aborts the run.
+#include <benchmark/benchmark.h>
+#include <google/protobuf/stubs/common.h>
+#include <protobuf-c-iter/protobuf-c-iter.h>
+#include <sys/utsname.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "decoders.h"
+#include "inputs.h"
+#include "report.h"
+#include "verify.h"
+
+namespace pbci_bench {
+namespace {
+
+template <class D>
+void Race(benchmark::State& state, const Input* in) {
+  D decoder(in->codec);
+  const auto* data = reinterpret_cast<const uint8_t*>(in->bytes.data());
+  const size_t len = in->bytes.size();
+  for (auto _ : state) {
+    if (!decoder.Decode(data, len)) {
+      state.SkipWithError("decode failed");
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(len));
+}
+
+void RegisterAll(const std::vector<Input>& inputs) {
+  using Fn = void (*)(benchmark::State&, const Input*);
+  const std::pair<Family, Fn> families[] = {
+      {kDecoders[0], Race<ProtobufCMallocDecoder>},
+      {kDecoders[1], Race<ProtobufCLinearDecoder>},
+      {kDecoders[2], Race<LibprotobufDecoder>},
+      {kDecoders[3], Race<LibprotobufArenaDecoder>},
+      {kDecoders[4], Race<LibprotobufReuseDecoder>},
+      {kDecoders[5], Race<IterDecoder>},
+      {kIterSize, Race<IterSizeDecoder>},
+  };
+  for (const Input& in : inputs) {
+    for (const auto& [family, fn] : families) {
+      benchmark::RegisterBenchmark((std::string(family.id) + "/" + in.name).c_str(), fn, &in);
+    }
+  }
+}
+
+std::string CpuModel() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "unknown CPU";
+}
+
+Environment Describe(const std::string& benchmark_flags) {
+  Environment env;
+  char date[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  env.date = date;
+  const benchmark::CPUInfo& cpu = benchmark::CPUInfo::Get();
+  env.machine = CpuModel() + ", " + std::to_string(cpu.num_cpus) + " CPUs at " +
+                std::to_string(static_cast<long>(cpu.cycles_per_second / 1e6)) + " MHz";
+  for (const auto& cache : cpu.caches) {
+    if (cache.type == "Instruction") continue;
+    env.machine += ", L" + std::to_string(cache.level) + " " +
+                   std::to_string(cache.size / 1024) + " KiB";
+  }
+  struct utsname u;
+  if (uname(&u) == 0) env.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  env.compilers = "C: " PBCI_BENCH_C_COMPILER ", C++: " PBCI_BENCH_CXX_COMPILER
+                  ", build type " PBCI_BENCH_BUILD_TYPE " (" PBCI_BENCH_FLAGS ")";
+  env.libraries = std::string("protobuf-c ") + protobuf_c_version() + ", libprotobuf " +
+                  google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION) +
+                  ", Google Benchmark " PBCI_BENCH_BENCHMARK_VERSION ", protobuf-c-iter " +
+                  protobuf_c_iter_version();
+  env.method = "Google Benchmark, CPU time, flags `" + benchmark_flags + "`";
+  return env;
+}
+
+int Main(int argc, char** argv) {
+  std::string datasets = PBCI_BENCH_DATASETS;
+  std::string report_dir;
+  bool verify_only = false;
+  std::string benchmark_flags;
+  std::vector<char*> args = {argv[0]};
+  for (int i = 1; i < argc; i++) {
+    std::string arg = argv[i];
+    if (arg.rfind("--datasets=", 0) == 0) {
+      datasets = arg.substr(11);
+    } else if (arg.rfind("--report_dir=", 0) == 0) {
+      report_dir = arg.substr(13);
+    } else if (arg == "--verify_only") {
+      verify_only = true;
+    } else {
+      // The timing flags, for the report (not where it writes files).
+      if (arg.rfind("--benchmark_", 0) == 0 && arg.rfind("--benchmark_out", 0) != 0) {
+        benchmark_flags += (benchmark_flags.empty() ? "" : " ") + arg;
+      }
+      args.push_back(argv[i]);
+    }
+  }
+  int bench_argc = static_cast<int>(args.size());
+  benchmark::Initialize(&bench_argc, args.data());
+  if (benchmark::ReportUnrecognizedArguments(bench_argc, args.data())) return 2;
+
+  std::vector<Input> inputs;
+  std::string error;
+  if (!GeneratedInputs(PBCI_BENCH_DESCRIPTOR_SET, &inputs, &error) ||
+      (!datasets.empty() && !DatasetInputs(datasets, &inputs, &error))) {
+    std::fprintf(stderr, "pbci_bench: %s\n", error.c_str());
+    return 1;
+  }
+  for (const Input& in : inputs) {
+    std::string mismatch = Verify(in);
+    if (!mismatch.empty()) {
+      std::fprintf(stderr, "pbci_bench: input %s (%s): %s\n", in.name.c_str(),
+                   in.origin.c_str(), mismatch.c_str());
+      return 1;
+    }
+  }
+  std::printf("verified: %zu inputs, every decoder accepts each with equal content\n",
+              inputs.size());
+  if (verify_only) return 0;
+
+  RegisterAll(inputs);
+  RaceReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  if (reporter.failed()) {
+    std::fprintf(stderr, "pbci_bench: a benchmark failed (see above)\n");
+    return 1;
+  }
+  if (!report_dir.empty()) {
+    if (!reporter.Write(report_dir, inputs, Describe(benchmark_flags), &error)) {
+      std::fprintf(stderr, "pbci_bench: %s\n", error.c_str());
+      return 1;
+    }
+    std::printf("report written to %s/report.md and %s/chart.svg\n", report_dir.c_str(),
+                report_dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace pbci_bench
+
+int main(int argc, char** argv) { return pbci_bench::Main(argc, argv); }

@@ -1,0 +1,62 @@
+// The race's report: a console reporter that also keeps each benchmark's
+// median (and spread), then writes the Markdown tables and the SVG chart.
+#ifndef PROTOBUF_C_ITER_BENCH_REPORT_H_
+#define PROTOBUF_C_ITER_BENCH_REPORT_H_
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "inputs.h"
+
+namespace pbci_bench {
+
+// A benchmark family: one decoder. Benchmarks are named "<id>/<input>".
+struct Family {
+  const char* id;
+  const char* title;
+};
+// The decoders in the report's column order (the seed's order, iter last).
+extern const Family kDecoders[6];
+// Not a decoder: x__iter_unpacked_size alone, reported as a share of iter.
+extern const Family kIterSize;
+
+// What the report says about where the numbers come from.
+struct Environment {
+  std::string date;        // UTC
+  std::string machine;     // CPU model, cores, clock, caches
+  std::string os;          // kernel
+  std::string compilers;   // C and C++ compilers and build flags
+  std::string libraries;   // protobuf-c, libprotobuf, Google Benchmark, ours
+  std::string method;      // repetitions, minimum time, interleaving
+};
+
+class RaceReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override;
+
+  // True when a benchmark stopped on an error (a decode that failed).
+  bool failed() const;
+
+  // Writes `dir`/report.md (tables) and `dir`/chart.svg. Fails when a
+  // benchmark errored or a decoder/input pair has no result.
+  bool Write(const std::string& dir, const std::vector<Input>& inputs,
+             const Environment& env, std::string* error) const;
+
+ private:
+  struct Result {
+    double items_per_second = 0;  // the median over repetitions
+    double cv = -1;               // coefficient of variation, if repeated
+    bool has_median = false;
+    bool error = false;
+  };
+  // Keyed by the benchmark's name, "<family>/<input>".
+  std::map<std::string, Result> results_;
+  int repetitions_ = 1;
+};
+
+}  // namespace pbci_bench
+
+#endif  // PROTOBUF_C_ITER_BENCH_REPORT_H_

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The race, as the README reports it: builds pbci_bench in Release, runs
+# every decoder on every input in one run with repetitions, and writes
+#   bench/results/report.md   the tables (medians), machine and versions
+#   bench/results/chart.svg   the bar chart
+#   bench/results/raw.json    every repetition, as Google Benchmark wrote it
+# then copies the tables into README.md between its bench-report markers.
+#
+#   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
+#   REPETITIONS=10 MIN_TIME=0.5 bench/run.sh
+#   BUILD_DIR=dir bench/run.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/cmake/install-deps.sh"
+
+build=${BUILD_DIR:-$root/build/bench}
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DPROTOBUF_C_ITER_BUILD_TESTS=OFF -DPROTOBUF_C_ITER_BUILD_EXAMPLES=OFF \
+  -DPROTOBUF_C_ITER_BUILD_BENCH=ON
+cmake --build "$build" -j "$(nproc)" --target pbci_bench
+
+results=$root/bench/results
+mkdir -p "$results"
+"$build/bench/pbci_bench" \
+  --benchmark_repetitions="${REPETITIONS:-5}" \
+  --benchmark_min_time="${MIN_TIME:-0.2}" \
+  --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
+  --benchmark_out="$results/raw.json" --benchmark_out_format=json \
+  --report_dir="$results" "$@"
+
+# README.md: replace what lies between the markers with the new tables.
+readme=$root/README.md
+begin='<!-- bench-report:begin -->'
+end='<!-- bench-report:end -->'
+if grep -qF "$begin" "$readme" && grep -qF "$end" "$readme"; then
+  tmp=$(mktemp)
+  awk -v begin="$begin" -v end="$end" -v report="$results/report.md" '
+    $0 == begin { print; while ((getline line < report) > 0) print line;
+                  print ""; print "![bench chart](bench/results/chart.svg)"; skip = 1; next }
+    $0 == end   { skip = 0 }
+    !skip' "$readme" > "$tmp"
+  cat "$tmp" > "$readme"
+  rm -f "$tmp"
+  echo "README.md updated from $results/report.md"
+fi
