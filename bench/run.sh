@@ -7,7 +7,7 @@
 # then copies the tables into README.md between its bench-report markers.
 #
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
-#   REPETITIONS=10 MIN_TIME=0.5 bench/run.sh
+#   REPETITIONS=20 MIN_TIME=0.2 bench/run.sh   (default 10 x 0.1 s)
 #   BUILD_DIR=dir bench/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +22,8 @@ cmake --build "$build" -j "$(nproc)" --target pbci_bench
 results=$root/bench/results
 mkdir -p "$results"
 "$build/bench/pbci_bench" \
-  --benchmark_repetitions="${REPETITIONS:-5}" \
-  --benchmark_min_time="${MIN_TIME:-0.2}" \
+  --benchmark_repetitions="${REPETITIONS:-10}" \
+  --benchmark_min_time="${MIN_TIME:-0.1}" \
   --benchmark_enable_random_interleaving=true \
   --benchmark_report_aggregates_only=true \
   --benchmark_out="$results/raw.json" --benchmark_out_format=json \
