@@ -134,6 +134,7 @@ MessageModel BuildMessage(const Descriptor* message) {
   m.struct_name = MessageStructName(message);
   m.lower = MessageLowerName(message);
   m.init_macro = MessageInitMacro(message);
+  m.descriptor = MessageDescriptorName(message);
   m.base_member = ReadMessageOptions(message).base_field_name;
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);

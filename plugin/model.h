@@ -68,6 +68,7 @@ struct MessageModel {
   std::string struct_name;         // "Foo__HTTPServerConf"
   std::string lower;               // "foo__httpserver_conf"
   std::string init_macro;          // "FOO__HTTPSERVER_CONF__INIT"
+  std::string descriptor;          // "foo__httpserver_conf__descriptor"
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
   std::vector<GroupModel> groups;

@@ -206,6 +206,10 @@ std::string MessageInitMacro(const Descriptor* message) {
          "__INIT";
 }
 
+std::string MessageDescriptorName(const Descriptor* message) {
+  return MessageLowerName(message) + "__descriptor";
+}
+
 std::string EnumTypeName(const EnumDescriptor* e) {
   return FullNameToC(CFullName(e->full_name(), e->file()));
 }

@@ -38,6 +38,8 @@ std::string MessageStructName(const google::protobuf::Descriptor* message);
 std::string MessageLowerName(const google::protobuf::Descriptor* message);
 // Init macro: foo.HTTPServer_conf -> "FOO__HTTPSERVER_CONF__INIT".
 std::string MessageInitMacro(const google::protobuf::Descriptor* message);
+// protoc-c's descriptor object: "foo__bar__descriptor".
+std::string MessageDescriptorName(const google::protobuf::Descriptor* message);
 // Enum typedef: foo.M.Mode -> "Foo__M__Mode".
 std::string EnumTypeName(const google::protobuf::EnumDescriptor* e);
 

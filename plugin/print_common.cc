@@ -69,4 +69,35 @@ std::string RequiredSet(const FieldModel& f) {
          "] |= UINT64_C(1) << " + std::to_string(f.required_bit % 64) + ";";
 }
 
+void PrintRequiredTable(const MessageModel& m, google::protobuf::io::Printer* p) {
+  if (m.n_required_bits == 0) return;
+  std::vector<int> numbers(m.n_required_bits);
+  for (const FieldModel& f : m.fields) {
+    if (f.required_bit >= 0) numbers[f.required_bit] = f.number;
+  }
+  std::string list;
+  for (int n : numbers) list += (list.empty() ? "" : ", ") + std::to_string(n);
+  p->Print(R"(
+/* The field number of each bit of $full_name$'s "required seen" mask. */
+static const uint32_t $lower$__iter_required[] = {$list$};
+)",
+           "full_name", m.full_name, "lower", m.lower, "list", list);
+}
+
+void PrintRequiredCheck(const MessageModel& m, const std::string& ctx,
+                        google::protobuf::io::Printer* p) {
+  if (m.n_required_bits == 0) return;
+  std::string cond;
+  for (int w = 0; w < RequiredWords(m); w++) {
+    if (!cond.empty()) cond += " ||\n      ";
+    cond += "required[" + std::to_string(w) + "] != " + RequiredMask(m, w);
+  }
+  p->Print(R"(  if ($cond$) {
+    return pbci_fail_required($ctx$, end, required, $lower$__iter_required, $n$);
+  }
+)",
+           "cond", cond, "ctx", ctx, "lower", m.lower, "n",
+           std::to_string(m.n_required_bits));
+}
+
 }  // namespace protobuf_c_iter

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/io/printer.h>
+
 #include "model.h"
 
 namespace protobuf_c_iter {
@@ -32,6 +34,14 @@ int RequiredWords(const MessageModel& m);
 std::string RequiredMask(const MessageModel& m, int word);
 // "required[0] |= UINT64_C(1) << 3;" for a field with a required bit.
 std::string RequiredSet(const FieldModel& f);
+
+// x__iter_required, the field number of each required bit, when the
+// message has required fields.
+void PrintRequiredTable(const MessageModel& m, google::protobuf::io::Printer* p);
+// The check after a message occurrence: a missing required field is
+// reported through `ctx` (a PbciCtx * expression) at `end`.
+void PrintRequiredCheck(const MessageModel& m, const std::string& ctx,
+                        google::protobuf::io::Printer* p);
 
 }  // namespace protobuf_c_iter
 

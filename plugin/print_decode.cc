@@ -48,8 +48,9 @@ void PrintLabels(const FieldModel& f, Vars vars, Printer* p) {
 
 void PrintReserveCall(const Vars& vars, Printer* p) {
   p->Print(vars, R"(      if (!reserved) {
-        r = $lower$__iter_reserve(msg, field, end, arena);
-        if (r < 0) return r;
+        r = $lower$__iter_reserve(msg, field, end, arena, &limit);
+        if (r < 0) goto fail;
+        if (limit == field) goto malformed; /* this very field */
         reserved = 1;
       }
 )");
@@ -66,7 +67,7 @@ void PrintSingularMarks(const FieldModel& f, const Vars& vars, Printer* p) {
 
 void PrintReadLen(Printer* p) {
   p->Print(R"(      p = pbci_read_len(p, end, &value_end);
-      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      if (p == NULL) goto malformed;
 )");
 }
 
@@ -76,8 +77,8 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
     case ReadKind::kString:
       PrintReadLen(p);
       p->Print(vars,
-               R"(      msg->$member$ = pbci_copy_string(arena, p, value_end);
-      if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+               R"(      msg->$member$ = pbci_copy_string(arena, p, value_end, &r);
+      if (msg->$member$ == NULL) goto fail;
 )");
       PrintSingularMarks(f, vars, p);
       p->Print("      p = value_end;\n");
@@ -86,9 +87,8 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       PrintReadLen(p);
       p->Print(
           vars,
-          R"(      if (pbci_copy_bytes(arena, &msg->$member$, p, value_end) != 0) {
-        return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      }
+          R"(      r = pbci_copy_bytes(arena, &msg->$member$, p, value_end);
+      if (r < 0) goto fail;
 )");
       PrintSingularMarks(f, vars, p);
       p->Print("      p = value_end;\n");
@@ -101,15 +101,15 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       PrintReadLen(p);
       p->Print(
           vars,
-          R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+          R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       if ($fresh$) {
         /* The first occurrence; later ones merge into it. */
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
-        if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        if (msg->$member$ == NULL) goto no_memory;
         *msg->$member$ = ($sub_struct$)$sub_init$;
       }
       r = $sub_lower$__iter_decode(msg->$member$, p, value_end, arena, depth + 1);
-      if (r < 0) return r;
+      if (r < 0) goto fail;
 )");
       PrintSingularMarks(f, vars, p);
       p->Print("      p = value_end;\n");
@@ -117,7 +117,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
     default:
       vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
       p->Print(vars, R"(      $read$
-      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      if (p == NULL) goto malformed;
       msg->$member$ = $value$;
 )");
       PrintSingularMarks(f, vars, p);
@@ -134,8 +134,8 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       PrintReadLen(p);
       p->Print(
           vars,
-          R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end);
-      if (msg->$member$[msg->$count$] == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+          R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end, &r);
+      if (msg->$member$[msg->$count$] == NULL) goto fail;
       msg->$count$++;
       p = value_end;
 )");
@@ -144,9 +144,8 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       PrintReadLen(p);
       p->Print(
           vars,
-          R"(      if (pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end) != 0) {
-        return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      }
+          R"(      r = pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end);
+      if (r < 0) goto fail;
       msg->$count$++;
       p = value_end;
 )");
@@ -155,14 +154,14 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       PrintReadLen(p);
       p->Print(
           vars,
-          R"(      if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+          R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       {
         $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
-        if (sub == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        if (sub == NULL) goto no_memory;
         *sub = ($sub_struct$)$sub_init$;
         msg->$member$[msg->$count$++] = sub;
         r = $sub_lower$__iter_decode(sub, p, value_end, arena, depth + 1);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
       }
       p = value_end;
 )");
@@ -170,7 +169,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
     default:
       vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
       p->Print(vars, R"(      $read$
-      if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      if (p == NULL) goto malformed;
       msg->$member$[msg->$count$++] = $value$;
 )");
       break;
@@ -185,7 +184,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   PrintReadLen(p);
   p->Print(vars, R"(      while (p < value_end) {
         $read$
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (p == NULL) goto malformed;
         msg->$member$[msg->$count$++] = $value$;
       }
       break;
@@ -216,10 +215,13 @@ void PrintReserve(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Sizes the arrays of one occurrence of $full_name$: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
 )",
            "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
@@ -229,8 +231,8 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
     }
   }
   p->Print(R"(  while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
 )");
   bool any_other = false;
@@ -242,7 +244,10 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
     const int elem_size = f.packable ? f.fixed_size : -1;
     p->Print(R"(      case $number$: { /* $comment$ */
         size_t n = pbci_count_elements(&f, $elem_size$);
-        if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (n == (size_t)-1) {
+          next = NULL; /* a malformed packed run */
+          break;
+        }
         $count$ += n;
         break;
       }
@@ -262,7 +267,10 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
 )");
   for (const FieldModel& f : m.fields) {
     if (!f.repeated) continue;
@@ -286,11 +294,15 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
 
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
   p->Print(R"(
-/* Decodes one occurrence of $full_name$, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
+/* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  $struct$ *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
 )",
@@ -320,10 +332,10 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
            [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
     p->Print("  (void)depth;\n");
   }
-  p->Print(R"(  while (p < end) {
-    const uint8_t *field = p;
+  p->Print(R"(  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
 )");
   // Field cases are written at switch level; indent them into the switch.
@@ -337,31 +349,48 @@ ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
   }
   p->Outdent();
   p->Print(R"(      default:
-        if ($lower$__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if ($lower$__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = $lower$__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = $lower$__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->$base$, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
 )",
            "lower", m.lower, "base", m.base_member);
-  for (int w = 0; w < RequiredWords(m); w++) {
-    p->Print(
-        "  if (required[$w$] != $mask$) return "
-        "PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
-        "w", std::to_string(w), "mask", RequiredMask(m, w));
+  PrintRequiredCheck(m, "&arena->ctx", p);
+  p->Print("  return 0;\n");
+  if (Any(m,
+          [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+    p->Print(R"(too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+)");
   }
-  p->Print("  return 0;\n}\n");
+  p->Print(R"(malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+)");
 }
 
 }  // namespace
 
 void PrintDecoder(const MessageModel& m, Printer* p) {
+  PrintRequiredTable(m, p);
   PrintIsField(m, p);
   PrintReserve(m, p);
   PrintDecodeFunction(m, p);

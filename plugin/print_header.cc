@@ -51,8 +51,21 @@ ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg, const uint8_t *data,
  * error it would return. */
 ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data, size_t len);
 
+/* The same three with decode options (NULL for the defaults) and a status
+ * report (NULL if not wanted). */
+ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status);
+ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+
+/* The descriptor and _ex functions, for generic code (stream readers). */
+extern const ProtobufCIterType $lower$__iter_type;
+
 /* Internal entry points, for decoders of files that use this type. */
-ptrdiff_t $lower$__iter_decode($struct$ *msg, const uint8_t *p,
+ptrdiff_t $lower$__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t $lower$__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);

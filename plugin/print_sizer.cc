@@ -80,30 +80,30 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
              "comment", f.comment);
   }
   if (f.read == ReadKind::kMessage) {
-    p->Print(
-        "        if (s->depth >= PROTOBUF_C_ITER_MAX_DEPTH) return "
-        "PROTOBUF_C_ITER_ERR_DEPTH;\n");
+    p->Print(R"(        if (s->depth >= s->size->ctx.max_depth) {
+          r = PROTOBUF_C_ITER_ERR_DEPTH;
+          goto fail;
+        }
+)");
   }
   if (f.repeated) {
     vars["elem_size"] = std::to_string(f.packable ? f.fixed_size : -1);
     p->Print(vars, R"(        n = pbci_count_elements(&f, $elem_size$);
-        if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (n == (size_t)-1) goto malformed;
         $count$ += n;
 )");
   }
   if (f.read == ReadKind::kString) {
-    p->Print(
-        "        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value) + "
-        "1);\n");
-    p->Print("        if (r < 0) return r;\n");
+    p->Print("        r = pbci_size_string(s->size, f.value, f.end);\n");
+    p->Print("        if (r < 0) goto fail;\n");
   } else if (f.read == ReadKind::kBytes) {
     p->Print(
-        "        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value));\n");
-    p->Print("        if (r < 0) return r;\n");
+        "        r = pbci_size_binary(s->size, (size_t)(f.end - f.value));\n");
+    p->Print("        if (r < 0) goto fail;\n");
   } else if (f.read == ReadKind::kMessage && f.repeated) {
     p->Print(vars, R"(        one = pbci_list_single(f.value, f.end);
         r = $sub_lower$__iter_measure(&one, s->size, s->depth + 1);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
 )");
   }
   if (f.group >= 0) {
@@ -114,7 +114,7 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
         vars,
         R"(        if (pbci_run_add(&s->runs[$group$], $number$, &f, &closing)) {
           r = $lower$__iter_close_run(s, $members$, $n_members$, &closing);
-          if (r < 0) return r;
+          if (r < 0) goto fail;
         }
 )");
   }
@@ -125,10 +125,11 @@ void PrintFieldCase(const MessageModel& m, const FieldModel& f, Printer* p) {
 void PrintSizeRange(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Sizes one occurrence of $full_name$, [p, end), with the same checks as
- * $lower$__iter_decode. */
+ * $lower$__iter_decode, reporting failures the same way. */
 static ptrdiff_t $lower$__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct $lower$__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
@@ -150,27 +151,23 @@ static ptrdiff_t $lower$__iter_size_range(void *ctx, const uint8_t *p,
              std::to_string(RequiredWords(m)));
   }
   p->Print(R"(  while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
 )");
   for (const FieldModel& f : m.fields) PrintFieldCase(m, f, p);
   p->Print(R"(      default:
-        if ($lower$__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if ($lower$__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
 )",
            "lower", m.lower);
-  for (int w = 0; w < RequiredWords(m); w++) {
-    p->Print(
-        "  if (required[$w$] != $mask$) return "
-        "PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;\n",
-        "w", std::to_string(w), "mask", RequiredMask(m, w));
-  }
+  PrintRequiredCheck(m, "&s->size->ctx", p);
   p->Print(
       "  /* Each array grows once per occurrence, to its running length. */\n");
   for (const FieldModel& f : m.fields) {
@@ -178,16 +175,20 @@ static ptrdiff_t $lower$__iter_size_range(void *ctx, const uint8_t *p,
     p->Print(FieldVars(m, f), R"(  if ($count$ != 0) {
     s->$count$ += $count$;
     r = pbci_size_array(s->size, s->$count$, sizeof($array_elem$));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
 )");
   }
   p->Print(R"(  if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 )");
 }

@@ -8,46 +8,51 @@ namespace {
 
 using google::protobuf::io::Printer;
 
+// The public functions: one-line calls into the runtime's shared entry
+// points (runtime/src/unpack.c), which take the type's size, initial value,
+// decoder and sizer.
 void PrintApi(const MessageModel& m, Printer* p) {
   p->Print(R"(
+static const $struct$ $lower$__iter_init_value = $init$;
+static const PbciMessage $lower$__iter_message = {
+  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $lower$__iter_measure
+};
+const ProtobufCIterType $lower$__iter_type = {
+  &$descriptor$, $lower$__iter_unpack_ex, $lower$__iter_unpacked_size_ex
+};
+
 ptrdiff_t $lower$__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  $struct$ *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = ($struct$)$init$;
-  r = $lower$__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&$lower$__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&$lower$__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = $lower$__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&$lower$__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&$lower$__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = $lower$__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&$lower$__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&$lower$__iter_message, data, len, opts, status);
 }
 )",
-           "lower", m.lower, "struct", m.struct_name, "init", m.init_macro);
+           "lower", m.lower, "struct", m.struct_name, "init", m.init_macro,
+           "descriptor", m.descriptor);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ TEST(Runtime, AllocOfSizeNearSizeMaxDoesNotWrap) {
 }
 
 TEST(Runtime, SizeSumsRefuseToPassPtrdiffMax) {
-  PbciSize s = {0, 0};
+  PbciSize s = {};
   EXPECT_EQ(pbci_size_array(&s, SIZE_MAX / 8, 8),
             PROTOBUF_C_ITER_ERR_NO_MEMORY);
   EXPECT_EQ(pbci_size_bytes(&s, static_cast<size_t>(PTRDIFF_MAX)), 0);

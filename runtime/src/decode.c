@@ -163,7 +163,9 @@ void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
 }
 
 int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
-  ProtobufCMessageUnknownField *fields =
+  ProtobufCMessageUnknownField *fields;
+  if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  fields =
       (ProtobufCMessageUnknownField *)pbci_grow(a, base->unknown_fields,
                                                 base->n_unknown_fields, n_add,
                                                 sizeof *fields);
@@ -181,16 +183,21 @@ ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
   unsigned char *copy;
   /* Re-read from the key so that framing is checked in one place. */
   if (pbci_next_field(p, end, &f) == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+  *next = f.end;
+  if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
   n = (size_t)(f.end - f.raw);
-  copy = pbci_alloc_bytes(a, n);
-  if (copy == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  memcpy(copy, f.raw, n);
+  if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
+    copy = (unsigned char *)(uintptr_t)f.raw; /* the caller's, never written */
+  } else {
+    copy = pbci_alloc_bytes(a, n);
+    if (copy == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    memcpy(copy, f.raw, n);
+  }
   u = &base->unknown_fields[base->n_unknown_fields++];
   u->tag = (uint32_t)(f.tag >> 3);
   u->wire_type = (ProtobufCWireType)(f.tag & 7);
   u->len = n;
   u->data = copy;
-  *next = f.end;
   return 0;
 }
 
@@ -208,6 +215,26 @@ ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
   if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   s->hi += n;
   return 0;
+}
+
+ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p, const uint8_t *end) {
+  size_t n = (size_t)(end - p);
+  if ((s->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
+    return PROTOBUF_C_ITER_ERR_BAD_UTF8;
+  }
+  return pbci_size_bytes(s, n + 1);
+}
+
+ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
+  if (s->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) return 0;
+  return pbci_size_bytes(s, n);
+}
+
+ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f) {
+  ptrdiff_t r;
+  if (s->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  r = pbci_size_binary(s, (size_t)(f->end - f->raw));
+  return r < 0 ? r : 1;
 }
 
 int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
@@ -313,24 +340,3 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
   }
   return r == PBCI_STOP ? 0 : r;
 }
-
-const char *protobuf_c_iter_strerror(ptrdiff_t code) {
-  switch (code) {
-    case PROTOBUF_C_ITER_ERR_MALFORMED:
-      return "malformed input";
-    case PROTOBUF_C_ITER_ERR_NO_MEMORY:
-      return "buffer too small";
-    case PROTOBUF_C_ITER_ERR_MISSING_REQUIRED:
-      return "missing required field";
-    case PROTOBUF_C_ITER_ERR_DEPTH:
-      return "nesting too deep";
-    case PROTOBUF_C_ITER_ERR_ALIGNMENT:
-      return "buffer misaligned";
-    case PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT:
-      return "invalid argument";
-    default:
-      return code >= 0 ? "success" : "unknown error";
-  }
-}
-
-const char *protobuf_c_iter_version(void) { return PROTOBUF_C_ITER_VERSION; }

@@ -24,52 +24,71 @@ static int iter__empty__empty__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.empty.Empty: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t iter__empty__empty__iter_reserve(Iter__Empty__Empty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
   while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
       default:
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
     return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   }
   return 0;
 }
 
-/* Decodes one occurrence of iter.empty.Empty, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t iter__empty__empty__iter_decode(Iter__Empty__Empty *msg, const uint8_t *p,
+/* Decodes one occurrence of iter.empty.Empty, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  Iter__Empty__Empty *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
-  while (p < end) {
-    const uint8_t *field = p;
+  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
       default:
-        if (iter__empty__empty__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (iter__empty__empty__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__empty__empty__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__empty__empty__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
 }
 
 /* What sizing one iter.empty.Empty instance carries from one of its occurrences
@@ -82,22 +101,24 @@ struct iter__empty__empty__iter_sizer {
 };
 
 /* Sizes one occurrence of iter.empty.Empty, [p, end), with the same checks as
- * iter__empty__empty__iter_decode. */
+ * iter__empty__empty__iter_decode, reporting failures the same way. */
 static ptrdiff_t iter__empty__empty__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct iter__empty__empty__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
   while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
       default:
-        if (iter__empty__empty__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if (iter__empty__empty__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
@@ -105,9 +126,13 @@ static ptrdiff_t iter__empty__empty__iter_size_range(void *ctx, const uint8_t *p
   if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
@@ -127,41 +152,42 @@ ptrdiff_t iter__empty__empty__iter_measure(const PbciList *list, PbciSize *size,
   return 0;
 }
 
+static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPTY__EMPTY__INIT;
+static const PbciMessage iter__empty__empty__iter_message = {
+  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, iter__empty__empty__iter_measure
+};
+const ProtobufCIterType iter__empty__empty__iter_type = {
+  &iter__empty__empty__descriptor, iter__empty__empty__iter_unpack_ex, iter__empty__empty__iter_unpacked_size_ex
+};
+
 ptrdiff_t iter__empty__empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  Iter__Empty__Empty *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
-  r = iter__empty__empty__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&iter__empty__empty__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&iter__empty__empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__empty__empty__iter_unpack_merge(Iter__Empty__Empty *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = iter__empty__empty__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&iter__empty__empty__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&iter__empty__empty__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__empty__empty__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = iter__empty__empty__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&iter__empty__empty__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&iter__empty__empty__iter_message, data, len, opts, status);
 }
 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
@@ -180,19 +206,25 @@ static int iter__empty__only_empty__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.empty.OnlyEmpty: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
   size_t n_es = 0;
   while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
       case 2: { /* repeated iter.empty.Empty es = 2 */
         size_t n = pbci_count_elements(&f, -1);
-        if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (n == (size_t)-1) {
+          next = NULL; /* a malformed packed run */
+          break;
+        }
         n_es += n;
         break;
       }
@@ -202,7 +234,10 @@ static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *m
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
   if (n_es != 0) {
     msg->es = pbci_grow(arena, msg->es, msg->n_es, n_es,
         sizeof(Iter__Empty__Empty *));
@@ -214,65 +249,85 @@ static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *m
   return 0;
 }
 
-/* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t iter__empty__only_empty__iter_decode(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
+/* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  Iter__Empty__OnlyEmpty *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  while (p < end) {
-    const uint8_t *field = p;
+  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.empty.Empty e = 1 */
         p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->e == NULL) {
           /* The first occurrence; later ones merge into it. */
           msg->e = pbci_alloc(arena, sizeof *msg->e);
-          if (msg->e == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+          if (msg->e == NULL) goto no_memory;
           *msg->e = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
         }
         r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         p = value_end;
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
         if (!reserved) {
-          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
         {
           Iter__Empty__Empty *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+          if (sub == NULL) goto no_memory;
           *sub = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
           msg->es[msg->n_es++] = sub;
           r = iter__empty__empty__iter_decode(sub, p, value_end, arena, depth + 1);
-          if (r < 0) return r;
+          if (r < 0) goto fail;
         }
         p = value_end;
         break;
       default:
-        if (iter__empty__only_empty__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (iter__empty__only_empty__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
   return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
 }
 
 /* What sizing one iter.empty.OnlyEmpty instance carries from one of its occurrences
@@ -300,10 +355,11 @@ static ptrdiff_t iter__empty__only_empty__iter_close_run(struct iter__empty__onl
 }
 
 /* Sizes one occurrence of iter.empty.OnlyEmpty, [p, end), with the same checks as
- * iter__empty__only_empty__iter_decode. */
+ * iter__empty__only_empty__iter_decode, reporting failures the same way. */
 static ptrdiff_t iter__empty__only_empty__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct iter__empty__only_empty__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
@@ -312,30 +368,37 @@ static ptrdiff_t iter__empty__only_empty__iter_size_range(void *ctx, const uint8
   PbciList one;
   PbciRun closing;
   while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.empty.Empty e = 1 */
-        if (s->depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (s->depth >= s->size->ctx.max_depth) {
+          r = PROTOBUF_C_ITER_ERR_DEPTH;
+          goto fail;
+        }
         if (pbci_run_add(&s->runs[0], 1, &f, &closing)) {
           r = iter__empty__only_empty__iter_close_run(s, iter__empty__only_empty__iter_group0, 1, &closing);
-          if (r < 0) return r;
+          if (r < 0) goto fail;
         }
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
-        if (s->depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (s->depth >= s->size->ctx.max_depth) {
+          r = PROTOBUF_C_ITER_ERR_DEPTH;
+          goto fail;
+        }
         n = pbci_count_elements(&f, -1);
-        if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (n == (size_t)-1) goto malformed;
         n_es += n;
         one = pbci_list_single(f.value, f.end);
         r = iter__empty__empty__iter_measure(&one, s->size, s->depth + 1);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
       default:
-        if (iter__empty__only_empty__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if (iter__empty__only_empty__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
@@ -343,14 +406,18 @@ static ptrdiff_t iter__empty__only_empty__iter_size_range(void *ctx, const uint8
   if (n_es != 0) {
     s->n_es += n_es;
     r = pbci_size_array(s->size, s->n_es, sizeof(Iter__Empty__Empty *));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
@@ -374,39 +441,40 @@ ptrdiff_t iter__empty__only_empty__iter_measure(const PbciList *list, PbciSize *
   return 0;
 }
 
+static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
+static const PbciMessage iter__empty__only_empty__iter_message = {
+  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, iter__empty__only_empty__iter_measure
+};
+const ProtobufCIterType iter__empty__only_empty__iter_type = {
+  &iter__empty__only_empty__descriptor, iter__empty__only_empty__iter_unpack_ex, iter__empty__only_empty__iter_unpacked_size_ex
+};
+
 ptrdiff_t iter__empty__only_empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  Iter__Empty__OnlyEmpty *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = (Iter__Empty__OnlyEmpty)ITER__EMPTY__ONLY_EMPTY__INIT;
-  r = iter__empty__only_empty__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&iter__empty__only_empty__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&iter__empty__only_empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__empty__only_empty__iter_unpack_merge(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = iter__empty__only_empty__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&iter__empty__only_empty__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&iter__empty__only_empty__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__empty__only_empty__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = iter__empty__only_empty__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&iter__empty__only_empty__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&iter__empty__only_empty__iter_message, data, len, opts, status);
 }

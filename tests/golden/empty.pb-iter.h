@@ -39,8 +39,21 @@ ptrdiff_t iter__empty__empty__iter_unpack_merge(Iter__Empty__Empty *msg, const u
  * error it would return. */
 ptrdiff_t iter__empty__empty__iter_unpacked_size(const uint8_t *data, size_t len);
 
+/* The same three with decode options (NULL for the defaults) and a status
+ * report (NULL if not wanted). */
+ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status);
+ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+
+/* The descriptor and _ex functions, for generic code (stream readers). */
+extern const ProtobufCIterType iter__empty__empty__iter_type;
+
 /* Internal entry points, for decoders of files that use this type. */
-ptrdiff_t iter__empty__empty__iter_decode(Iter__Empty__Empty *msg, const uint8_t *p,
+ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__empty__empty__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
@@ -61,8 +74,21 @@ ptrdiff_t iter__empty__only_empty__iter_unpack_merge(Iter__Empty__OnlyEmpty *msg
  * error it would return. */
 ptrdiff_t iter__empty__only_empty__iter_unpacked_size(const uint8_t *data, size_t len);
 
+/* The same three with decode options (NULL for the defaults) and a status
+ * report (NULL if not wanted). */
+ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status);
+ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+
+/* The descriptor and _ex functions, for generic code (stream readers). */
+extern const ProtobufCIterType iter__empty__only_empty__iter_type;
+
 /* Internal entry points, for decoders of files that use this type. */
-ptrdiff_t iter__empty__only_empty__iter_decode(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
+ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__empty__only_empty__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);

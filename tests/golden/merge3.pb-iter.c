@@ -28,14 +28,17 @@ static int iter__merge3__inner3__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.merge3.Inner3: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t iter__merge3__inner3__iter_reserve(Iter__Merge3__Inner3 *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
   while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
       case 1:
       case 2:
@@ -45,58 +48,74 @@ static ptrdiff_t iter__merge3__inner3__iter_reserve(Iter__Merge3__Inner3 *msg, c
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
     return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   }
   return 0;
 }
 
-/* Decodes one occurrence of iter.merge3.Inner3, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t iter__merge3__inner3__iter_decode(Iter__Merge3__Inner3 *msg, const uint8_t *p,
+/* Decodes one occurrence of iter.merge3.Inner3, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  Iter__Merge3__Inner3 *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   const uint8_t *value_end;
   (void)depth;
-  while (p < end) {
-    const uint8_t *field = p;
+  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_VARINT): /* int32 a = 1 */
         p = pbci_read_varint(p, end, &v);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* int32 b = 2 */
         p = pbci_read_varint(p, end, &v);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (p == NULL) goto malformed;
         msg->b = (int32_t)v;
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* string s = 3 */
         p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        msg->s = pbci_copy_string(arena, p, value_end);
-        if (msg->s == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        if (p == NULL) goto malformed;
+        msg->s = pbci_copy_string(arena, p, value_end, &r);
+        if (msg->s == NULL) goto fail;
         p = value_end;
         break;
       default:
-        if (iter__merge3__inner3__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (iter__merge3__inner3__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__merge3__inner3__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__merge3__inner3__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
 }
 
 /* What sizing one iter.merge3.Inner3 instance carries from one of its occurrences
@@ -109,30 +128,32 @@ struct iter__merge3__inner3__iter_sizer {
 };
 
 /* Sizes one occurrence of iter.merge3.Inner3, [p, end), with the same checks as
- * iter__merge3__inner3__iter_decode. */
+ * iter__merge3__inner3__iter_decode, reporting failures the same way. */
 static ptrdiff_t iter__merge3__inner3__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct iter__merge3__inner3__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
   while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
       case PBCI_TAG(1, PBCI_WT_VARINT): /* int32 a = 1 */
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* int32 b = 2 */
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* string s = 3 */
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value) + 1);
-        if (r < 0) return r;
+        r = pbci_size_string(s->size, f.value, f.end);
+        if (r < 0) goto fail;
         break;
       default:
-        if (iter__merge3__inner3__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if (iter__merge3__inner3__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
@@ -140,9 +161,13 @@ static ptrdiff_t iter__merge3__inner3__iter_size_range(void *ctx, const uint8_t 
   if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
@@ -162,41 +187,42 @@ ptrdiff_t iter__merge3__inner3__iter_measure(const PbciList *list, PbciSize *siz
   return 0;
 }
 
+static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
+static const PbciMessage iter__merge3__inner3__iter_message = {
+  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, iter__merge3__inner3__iter_measure
+};
+const ProtobufCIterType iter__merge3__inner3__iter_type = {
+  &iter__merge3__inner3__descriptor, iter__merge3__inner3__iter_unpack_ex, iter__merge3__inner3__iter_unpacked_size_ex
+};
+
 ptrdiff_t iter__merge3__inner3__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  Iter__Merge3__Inner3 *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = (Iter__Merge3__Inner3)ITER__MERGE3__INNER3__INIT;
-  r = iter__merge3__inner3__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&iter__merge3__inner3__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__inner3__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&iter__merge3__inner3__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__merge3__inner3__iter_unpack_merge(Iter__Merge3__Inner3 *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = iter__merge3__inner3__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&iter__merge3__inner3__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__inner3__iter_unpack_merge_ex(Iter__Merge3__Inner3 *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&iter__merge3__inner3__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__merge3__inner3__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = iter__merge3__inner3__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&iter__merge3__inner3__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&iter__merge3__inner3__iter_message, data, len, opts, status);
 }
 
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
@@ -214,14 +240,17 @@ static int iter__merge3__outer3__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.merge3.Outer3: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t iter__merge3__outer3__iter_reserve(Iter__Merge3__Outer3 *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
   while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
       case 1:
         break;
@@ -229,53 +258,75 @@ static ptrdiff_t iter__merge3__outer3__iter_reserve(Iter__Merge3__Outer3 *msg, c
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
     return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   }
   return 0;
 }
 
-/* Decodes one occurrence of iter.merge3.Outer3, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t iter__merge3__outer3__iter_decode(Iter__Merge3__Outer3 *msg, const uint8_t *p,
+/* Decodes one occurrence of iter.merge3.Outer3, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  Iter__Merge3__Outer3 *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  while (p < end) {
-    const uint8_t *field = p;
+  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.merge3.Inner3 sub = 1 */
         p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        if (depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {
           /* The first occurrence; later ones merge into it. */
           msg->sub = pbci_alloc(arena, sizeof *msg->sub);
-          if (msg->sub == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+          if (msg->sub == NULL) goto no_memory;
           *msg->sub = (Iter__Merge3__Inner3)ITER__MERGE3__INNER3__INIT;
         }
         r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         p = value_end;
         break;
       default:
-        if (iter__merge3__outer3__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (iter__merge3__outer3__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__merge3__outer3__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__merge3__outer3__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
   return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
 }
 
 /* What sizing one iter.merge3.Outer3 instance carries from one of its occurrences
@@ -302,30 +353,35 @@ static ptrdiff_t iter__merge3__outer3__iter_close_run(struct iter__merge3__outer
 }
 
 /* Sizes one occurrence of iter.merge3.Outer3, [p, end), with the same checks as
- * iter__merge3__outer3__iter_decode. */
+ * iter__merge3__outer3__iter_decode, reporting failures the same way. */
 static ptrdiff_t iter__merge3__outer3__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct iter__merge3__outer3__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
   PbciRun closing;
   while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.merge3.Inner3 sub = 1 */
-        if (s->depth >= PROTOBUF_C_ITER_MAX_DEPTH) return PROTOBUF_C_ITER_ERR_DEPTH;
+        if (s->depth >= s->size->ctx.max_depth) {
+          r = PROTOBUF_C_ITER_ERR_DEPTH;
+          goto fail;
+        }
         if (pbci_run_add(&s->runs[0], 1, &f, &closing)) {
           r = iter__merge3__outer3__iter_close_run(s, iter__merge3__outer3__iter_group0, 1, &closing);
-          if (r < 0) return r;
+          if (r < 0) goto fail;
         }
         break;
       default:
-        if (iter__merge3__outer3__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if (iter__merge3__outer3__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
@@ -333,9 +389,13 @@ static ptrdiff_t iter__merge3__outer3__iter_size_range(void *ctx, const uint8_t 
   if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
@@ -359,39 +419,40 @@ ptrdiff_t iter__merge3__outer3__iter_measure(const PbciList *list, PbciSize *siz
   return 0;
 }
 
+static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__MERGE3__OUTER3__INIT;
+static const PbciMessage iter__merge3__outer3__iter_message = {
+  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, iter__merge3__outer3__iter_measure
+};
+const ProtobufCIterType iter__merge3__outer3__iter_type = {
+  &iter__merge3__outer3__descriptor, iter__merge3__outer3__iter_unpack_ex, iter__merge3__outer3__iter_unpacked_size_ex
+};
+
 ptrdiff_t iter__merge3__outer3__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  Iter__Merge3__Outer3 *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = (Iter__Merge3__Outer3)ITER__MERGE3__OUTER3__INIT;
-  r = iter__merge3__outer3__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&iter__merge3__outer3__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__outer3__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&iter__merge3__outer3__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__merge3__outer3__iter_unpack_merge(Iter__Merge3__Outer3 *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = iter__merge3__outer3__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&iter__merge3__outer3__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__outer3__iter_unpack_merge_ex(Iter__Merge3__Outer3 *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&iter__merge3__outer3__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__merge3__outer3__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = iter__merge3__outer3__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&iter__merge3__outer3__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t iter__merge3__outer3__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&iter__merge3__outer3__iter_message, data, len, opts, status);
 }

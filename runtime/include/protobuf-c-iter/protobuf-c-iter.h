@@ -22,6 +22,23 @@
  *       negative error code when x__iter_unpack would fail for a reason other
  *       than PROTOBUF_C_ITER_ERR_NO_MEMORY.
  *
+ *   ptrdiff_t x__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+ *                               size_t buf_size,
+ *                               const ProtobufCIterOptions *opts,
+ *                               ProtobufCIterStatus *status);
+ *   ptrdiff_t x__iter_unpack_merge_ex(X *msg, ..., opts, status);
+ *   ptrdiff_t x__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+ *                                      const ProtobufCIterOptions *opts,
+ *                                      ProtobufCIterStatus *status);
+ *       The same with decode options (NULL: the defaults, which are what the
+ *       plain functions use) and, when `status` is not NULL, a description
+ *       of where and why decoding stopped. unpacked_size_ex with options
+ *       gives the size unpack_ex needs with the same options.
+ *
+ *   extern const ProtobufCIterType x__iter_type;
+ *       The type's descriptor and _ex functions, for generic code such as
+ *       the stream reader (<protobuf-c-iter/stream.h>).
+ *
  * Guarantees (see docs/SECURITY.md for the full model):
  *  - No function allocates memory, and none reads outside [data, data + len)
  *    or writes outside [buf, buf + buf_size).
@@ -34,7 +51,8 @@
  *    default values (string and bytes defaults, `protobuf_c_empty_string`),
  *    exactly where protobuf_c_message_unpack() would leave them.
  *  - The message does not point into `data`: `data` may be freed or reused
- *    as soon as the call returns.
+ *    as soon as the call returns. (Unless PROTOBUF_C_ITER_ALIAS_BYTES is
+ *    set: see there.)
  *  - After a failed call the contents of `buf` are unspecified (and, for
  *    x__iter_unpack_merge, so is `*msg`), but nothing outside `buf` (or
  *    `*msg` and the storage it points to in earlier buffers) was written.
@@ -89,7 +107,16 @@ extern "C" {
  * while `buf_size` is not 0, or `msg` is NULL. */
 #define PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT (-6)
 
-/* The deepest sub-message nesting accepted: the top-level message is level 0,
+/* A `string` field is not valid UTF-8 (only with PROTOBUF_C_ITER_VALIDATE_UTF8). */
+#define PROTOBUF_C_ITER_ERR_BAD_UTF8 (-7)
+
+/* Reading a stream failed (stream.h; errno tells why). */
+#define PROTOBUF_C_ITER_ERR_IO (-8)
+
+/* A message in a stream is longer than the reader's limit (stream.h). */
+#define PROTOBUF_C_ITER_ERR_TOO_LARGE (-9)
+
+/* The deepest sub-message nesting accepted by default: the top-level message is level 0,
  * its sub-messages level 1, and a sub-message at level 101 is rejected with
  * PROTOBUF_C_ITER_ERR_DEPTH. Map entries count as a level, as they are
  * messages on the wire. libprotobuf and upb use the same default. */
@@ -130,6 +157,79 @@ struct ProtobufCIterAlignProbe_ {
     long long align_ll_;                   \
     void *align_p_;                        \
   } name
+
+/*
+ * Decode options, for the x__iter_*_ex functions. Zero-initialise, then set
+ * what you need: `ProtobufCIterOptions opts = {0};`.
+ */
+
+/* `bytes` fields, `string` fields generated with (pb_c_field).string_as_bytes
+ * and the data of unknown fields point into `data` instead of being copied
+ * into `buf`, which then needs that much less room (ask
+ * x__iter_unpacked_size_ex with the same option). Lifetime rule: the message
+ * is valid only while both `buf` and `data` are, unchanged; the pointers are
+ * non-const only because protobuf-c's types are: never write through them.
+ * NUL-terminated `string` fields are still copied. */
+#define PROTOBUF_C_ITER_ALIAS_BYTES 0x1u
+
+/* Reject a `string` field (not string_as_bytes, not bytes) whose contents
+ * are not well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, no
+ * code point above U+10FFFF, no truncated sequence) with
+ * PROTOBUF_C_ITER_ERR_BAD_UTF8. Map keys and values of type string are
+ * strings too. protobuf-c 1.4.1 never checks. */
+#define PROTOBUF_C_ITER_VALIDATE_UTF8 0x2u
+
+/* Skip unknown fields (after checking their framing) instead of storing
+ * them in `base.unknown_fields`; they take no room in `buf`. A merge keeps
+ * the unknown fields the message already has. */
+#define PROTOBUF_C_ITER_DISCARD_UNKNOWN 0x4u
+
+typedef struct ProtobufCIterOptions {
+  /* PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 |
+   * PROTOBUF_C_ITER_DISCARD_UNKNOWN; any other bit is
+   * PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
+  uint32_t flags;
+  /* The deepest nesting accepted, as PROTOBUF_C_ITER_MAX_DEPTH counts it
+   * (0 means that default, 100). Nesting is always bounded: decoding
+   * recurses once per level, so a limit above the default needs the stack
+   * for it (about 200 bytes a level). */
+  uint32_t max_depth;
+} ProtobufCIterOptions;
+
+/* Where and why decoding stopped, filled by every _ex function given one:
+ * on success code 0, offset `len`, field_number 0, message "ok". */
+typedef struct ProtobufCIterStatus {
+  /* 0 or the negative PROTOBUF_C_ITER_ERR_* code the function returned. */
+  int code;
+  /* Byte offset in `data` of the innermost field being decoded when it
+   * failed: its first key byte (for a malformed key, the key itself). For
+   * PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, the end of the message (or
+   * sub-message occurrence) that lacks the field; for errors about the
+   * arguments, 0. For a stream reader, the offset in the stream. */
+  size_t offset;
+  /* The number of that field (for MISSING_REQUIRED, of the missing field);
+   * 0 when there is none or its key cannot be read. */
+  uint32_t field_number;
+  /* A short static English text: what was wrong (e.g. "truncated field",
+   * "wire type does not match the field", "invalid UTF-8 in a string"). */
+  const char *message;
+} ProtobufCIterStatus;
+
+/* When an input has several faults, unpack_ex reports the first in input
+ * order. unpacked_size_ex may report another of them: it checks merged
+ * sub-messages after the fields that follow them. Both fail. */
+
+/* A message type's decoders, for code that handles any type. Generated as
+ * `x__iter_type` for every message. */
+typedef struct ProtobufCIterType {
+  const struct ProtobufCMessageDescriptor *descriptor;
+  ptrdiff_t (*unpack)(const uint8_t *data, size_t len, void *buf,
+                      size_t buf_size, const ProtobufCIterOptions *opts,
+                      ProtobufCIterStatus *status);
+  ptrdiff_t (*unpacked_size)(const uint8_t *data, size_t len,
+                             const ProtobufCIterOptions *opts,
+                             ProtobufCIterStatus *status);
+} ProtobufCIterType;
 
 /* A short static English description of `code` (one of the codes above),
  * e.g. "malformed input"; "unknown error" for anything else. */

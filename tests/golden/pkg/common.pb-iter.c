@@ -13,6 +13,9 @@
 
 /* ==== Iter__Pkg__Common__Point (iter.pkg.common.Point) ==== */
 
+/* The field number of each bit of iter.pkg.common.Point's "required seen" mask. */
+static const uint32_t iter__pkg__common__point__iter_required[] = {1, 2};
+
 /* Whether `number` is a field of iter.pkg.common.Point: on the wire with a wire type
  * the field does not take, it makes the input malformed. */
 static int iter__pkg__common__point__iter_is_field(uint64_t number) {
@@ -28,14 +31,17 @@ static int iter__pkg__common__point__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.pkg.common.Point: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. */
+ * `end`, then grows each array once, to its final length. A malformed field
+ * ends the count there: *limit is set to it, and the decoder stops and
+ * reports it when it gets there, after any earlier fault. */
 static ptrdiff_t iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
+    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
   PbciField f;
+  const uint8_t *next;
   size_t n_unknown = 0;
   while (p < end) {
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    next = pbci_next_field(p, end, &f);
+    if (next == NULL) break;
     switch (f.tag >> 3) {
       case 1:
       case 2:
@@ -45,62 +51,80 @@ static ptrdiff_t iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point
         n_unknown++;
         break;
     }
+    if (next == NULL) break;
+    p = next;
   }
+  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
     return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   }
   return 0;
 }
 
-/* Decodes one occurrence of iter.pkg.common.Point, [p, end), into `msg`: scalars
- * overwrite, sub-messages merge, repeated fields append. */
-ptrdiff_t iter__pkg__common__point__iter_decode(Iter__Pkg__Common__Point *msg, const uint8_t *p,
+/* Decodes one occurrence of iter.pkg.common.Point, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. On failure, reports
+ * the field being decoded (pbci_fail) unless a deeper call already did. */
+ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
-  int reserved = 0; /* arrays sized for this occurrence */
+  Iter__Pkg__Common__Point *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
+  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   const uint8_t *value_end;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
-  while (p < end) {
-    const uint8_t *field = p;
+  while (p < limit) {
+    field = p;
     p = pbci_read_tag(p, end, &tag);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_VARINT): /* required sint32 x = 1 */
         p = pbci_read_varint(p, end, &v);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (p == NULL) goto malformed;
         msg->x = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 0;
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* required sint32 y = 2 */
         p = pbci_read_varint(p, end, &v);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (p == NULL) goto malformed;
         msg->y = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 1;
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional string label = 3 */
         p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        msg->label = pbci_copy_string(arena, p, value_end);
-        if (msg->label == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        if (p == NULL) goto malformed;
+        msg->label = pbci_copy_string(arena, p, value_end, &r);
+        if (msg->label == NULL) goto fail;
         p = value_end;
         break;
       default:
-        if (iter__pkg__common__point__iter_is_field(tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
+        if (iter__pkg__common__point__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__pkg__common__point__iter_reserve(msg, field, end, arena);
-          if (r < 0) return r;
+          r = iter__pkg__common__point__iter_reserve(msg, field, end, arena, &limit);
+          if (r < 0) goto fail;
+          if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
         r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) return r;
+        if (r < 0) goto fail;
         break;
     }
   }
-  if (required[0] != UINT64_C(0x3)) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
+  if (limit != end) {
+    field = limit;
+    goto malformed;
+  }
+  if (required[0] != UINT64_C(0x3)) {
+    return pbci_fail_required(&arena->ctx, end, required, iter__pkg__common__point__iter_required, 2);
+  }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
 }
 
 /* What sizing one iter.pkg.common.Point instance carries from one of its occurrences
@@ -113,17 +137,19 @@ struct iter__pkg__common__point__iter_sizer {
 };
 
 /* Sizes one occurrence of iter.pkg.common.Point, [p, end), with the same checks as
- * iter__pkg__common__point__iter_decode. */
+ * iter__pkg__common__point__iter_decode, reporting failures the same way. */
 static ptrdiff_t iter__pkg__common__point__iter_size_range(void *ctx, const uint8_t *p,
     const uint8_t *end) {
   struct iter__pkg__common__point__iter_sizer *s = ctx;
+  const uint8_t *field = p; /* key of the field being sized */
   PbciField f;
   ptrdiff_t r;
   size_t n_unknown = 0;
   uint64_t required[1] = {0};
   while (p < end) {
+    field = p;
     p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (p == NULL) goto malformed;
     switch (f.tag) {
       case PBCI_TAG(1, PBCI_WT_VARINT): /* required sint32 x = 1 */
         required[0] |= UINT64_C(1) << 0;
@@ -132,25 +158,31 @@ static ptrdiff_t iter__pkg__common__point__iter_size_range(void *ctx, const uint
         required[0] |= UINT64_C(1) << 1;
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional string label = 3 */
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.value) + 1);
-        if (r < 0) return r;
+        r = pbci_size_string(s->size, f.value, f.end);
+        if (r < 0) goto fail;
         break;
       default:
-        if (iter__pkg__common__point__iter_is_field(f.tag >> 3)) return PROTOBUF_C_ITER_ERR_MALFORMED;
-        n_unknown++;
-        r = pbci_size_bytes(s->size, (size_t)(f.end - f.raw));
-        if (r < 0) return r;
+        if (iter__pkg__common__point__iter_is_field(f.tag >> 3)) goto malformed;
+        r = pbci_size_unknown(s->size, &f);
+        if (r < 0) goto fail;
+        n_unknown += (size_t)r;
         break;
     }
   }
-  if (required[0] != UINT64_C(0x3)) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
+  if (required[0] != UINT64_C(0x3)) {
+    return pbci_fail_required(&s->size->ctx, end, required, iter__pkg__common__point__iter_required, 2);
+  }
   /* Each array grows once per occurrence, to its running length. */
   if (n_unknown != 0) {
     s->n_unknown += n_unknown;
     r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
+    if (r < 0) goto fail;
   }
   return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&s->size->ctx, r, field, end);
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
@@ -170,39 +202,40 @@ ptrdiff_t iter__pkg__common__point__iter_measure(const PbciList *list, PbciSize 
   return 0;
 }
 
+static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;
+static const PbciMessage iter__pkg__common__point__iter_message = {
+  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, iter__pkg__common__point__iter_measure
+};
+const ProtobufCIterType iter__pkg__common__point__iter_type = {
+  &iter__pkg__common__point__descriptor, iter__pkg__common__point__iter_unpack_ex, iter__pkg__common__point__iter_unpacked_size_ex
+};
+
 ptrdiff_t iter__pkg__common__point__iter_unpack(const uint8_t *data, size_t len, void *buf,
     size_t buf_size) {
-  PbciArena arena;
-  Iter__Pkg__Common__Point *msg;
-  ptrdiff_t r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  msg = pbci_alloc(&arena, sizeof *msg);
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  *msg = (Iter__Pkg__Common__Point)ITER__PKG__COMMON__POINT__INIT;
-  r = iter__pkg__common__point__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack(&iter__pkg__common__point__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__pkg__common__point__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpack(&iter__pkg__common__point__iter_message, NULL, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__pkg__common__point__iter_unpack_merge(Iter__Pkg__Common__Point *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size) {
-  PbciArena arena;
-  ptrdiff_t r;
-  if (msg == NULL) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  r = pbci_arena_init(&arena, data, len, buf, buf_size);
-  if (r < 0) return r;
-  r = iter__pkg__common__point__iter_decode(msg, data, pbci_end(data, len), &arena, 0);
-  if (r < 0) return r;
-  return pbci_arena_used(&arena);
+  return pbci_unpack_merge(&iter__pkg__common__point__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
+}
+
+ptrdiff_t iter__pkg__common__point__iter_unpack_merge_ex(Iter__Pkg__Common__Point *msg, const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return pbci_unpack_merge(&iter__pkg__common__point__iter_message, msg, data, len, buf, buf_size, opts, status);
 }
 
 ptrdiff_t iter__pkg__common__point__iter_unpacked_size(const uint8_t *data, size_t len) {
-  PbciSize size = {0, 0};
-  PbciList list;
-  ptrdiff_t r;
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  list = pbci_list_single(data, pbci_end(data, len));
-  r = iter__pkg__common__point__iter_measure(&list, &size, 0);
-  if (r < 0) return r;
-  return (ptrdiff_t)(size.lo + size.hi);
+  return pbci_unpacked_size(&iter__pkg__common__point__iter_message, data, len, NULL, NULL);
+}
+
+ptrdiff_t iter__pkg__common__point__iter_unpacked_size_ex(const uint8_t *data, size_t len,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return pbci_unpacked_size(&iter__pkg__common__point__iter_message, data, len, opts, status);
 }

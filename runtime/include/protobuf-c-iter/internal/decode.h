@@ -43,6 +43,15 @@ extern "C" {
 #define PBCI_ALIGN 8u
 #define PBCI_ROUND(n) (((n) + (PBCI_ALIGN - 1u)) & ~(size_t)(PBCI_ALIGN - 1u))
 
+/* What decoding and measuring share: the options of the call and where to
+ * report a failure. */
+typedef struct PbciCtx {
+  const uint8_t *data;         /* start of the whole input, for offsets */
+  uint32_t flags;              /* PROTOBUF_C_ITER_ALIAS_BYTES | ... */
+  uint32_t max_depth;          /* levels accepted */
+  ProtobufCIterStatus *status; /* NULL: not wanted */
+} PbciCtx;
+
 /* The caller's buffer, used from both ends: structs and arrays are carved
  * upwards from `lo` in PBCI_ALIGN units, string and bytes contents downwards
  * from `hi` without padding. Free space is [lo, hi). */
@@ -51,13 +60,61 @@ typedef struct PbciArena {
   unsigned char *hi;
   unsigned char *base; /* start of the buffer */
   unsigned char *top;  /* end of the usable buffer */
+  PbciCtx ctx;
 } PbciArena;
 
 /* What unpacked_size adds up: bytes needed at each end of the buffer. */
 typedef struct PbciSize {
   size_t lo;
   size_t hi;
+  PbciCtx ctx;
 } PbciSize;
+
+/* A generated message type, for the shared entry points below. */
+typedef ptrdiff_t (*PbciDecodeFn)(void *msg, const uint8_t *p,
+                                  const uint8_t *end, PbciArena *arena,
+                                  uint32_t depth);
+struct PbciList;
+typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
+                                   PbciSize *size, uint32_t depth);
+typedef struct PbciMessage {
+  size_t size;       /* sizeof the struct */
+  const void *init;  /* an instance initialised from X__INIT */
+  PbciDecodeFn decode;
+  PbciMeasureFn measure;
+} PbciMessage;
+
+/* The public functions of every message: x__iter_unpack[_ex] (msg NULL: a
+ * new message at the start of buf, or msg to merge into),
+ * x__iter_unpack_merge[_ex] (msg NULL is an invalid argument) and
+ * x__iter_unpacked_size[_ex]. */
+ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
+                      size_t len, void *buf, size_t buf_size,
+                      const ProtobufCIterOptions *opts,
+                      ProtobufCIterStatus *status);
+ptrdiff_t pbci_unpack_merge(const PbciMessage *type, void *msg,
+                            const uint8_t *data, size_t len, void *buf,
+                            size_t buf_size, const ProtobufCIterOptions *opts,
+                            ProtobufCIterStatus *status);
+ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
+                             size_t len, const ProtobufCIterOptions *opts,
+                             ProtobufCIterStatus *status);
+
+/* ---- reporting failures ---- */
+
+/* Records `code` at the field whose key starts at `at` (in a message
+ * ending at `end`) in ctx->status, if wanted and nothing was recorded yet
+ * (so the innermost failure stays), and returns `code`. Cold: only failing
+ * decodes call it. */
+ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
+                    const uint8_t *end);
+
+/* Records PROTOBUF_C_ITER_ERR_MISSING_REQUIRED for the first required field
+ * whose bit is clear in `seen` (bit i of word i / 64 is numbers[i]), at
+ * `at`, the end of the message; returns the code. */
+ptrdiff_t pbci_fail_required(PbciCtx *ctx, const uint8_t *at,
+                             const uint64_t *seen, const uint32_t *numbers,
+                             size_t n);
 
 /* ---- reading the wire ---- */
 
@@ -212,27 +269,46 @@ static inline unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size);
 
-/* Copies [p, end) and a terminating NUL; NULL when it does not fit. */
+/* Whether [p, p + n) is well-formed UTF-8 (RFC 3629). */
+int pbci_utf8_valid(const uint8_t *p, size_t n);
+
+/* A copy of [p, end) with a terminating NUL, validated when the options
+ * ask; NULL with *err set to PROTOBUF_C_ITER_ERR_NO_MEMORY or
+ * PROTOBUF_C_ITER_ERR_BAD_UTF8 on failure. (Returned rather than stored:
+ * members are `char *` or, with const_strings, `const char *`.) */
 static inline char *pbci_copy_string(PbciArena *a, const uint8_t *p,
-                                     const uint8_t *end) {
+                                     const uint8_t *end, ptrdiff_t *err) {
   size_t n = (size_t)(end - p);
-  char *s = (char *)pbci_alloc_bytes(a, n + 1);
-  if (s == NULL) return NULL;
+  char *s;
+  if ((a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
+    *err = PROTOBUF_C_ITER_ERR_BAD_UTF8;
+    return NULL;
+  }
+  s = (char *)pbci_alloc_bytes(a, n + 1);
+  if (s == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
+  }
   if (n != 0) memcpy(s, p, n);
   s[n] = '\0';
   return s;
 }
 
-/* Sets *bd to a copy of [p, end); {0, NULL} when empty. Returns 0, or -1
- * when it does not fit. */
-static inline int pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
-                                  const uint8_t *p, const uint8_t *end) {
+/* Sets *bd to [p, end): a copy, or with PROTOBUF_C_ITER_ALIAS_BYTES the
+ * input itself; {0, NULL} when empty. Returns 0, or
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY. */
+static inline ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
+                                        const uint8_t *p, const uint8_t *end) {
   size_t n = (size_t)(end - p);
   unsigned char *d = NULL;
   if (n != 0) {
-    d = pbci_alloc_bytes(a, n);
-    if (d == NULL) return -1;
-    memcpy(d, p, n);
+    if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
+      d = (unsigned char *)(uintptr_t)p; /* the caller's, never written */
+    } else {
+      d = pbci_alloc_bytes(a, n);
+      if (d == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      memcpy(d, p, n);
+    }
   }
   bd->len = n;
   bd->data = d;
@@ -240,13 +316,15 @@ static inline int pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
 }
 
 /* Grows base->unknown_fields by n_add entries (done once per message
- * occurrence, before its first unknown field is stored). */
+ * occurrence, before its first unknown field is stored; nothing with
+ * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns 0, or -1 when it does not fit. */
 int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add);
 
 /* Stores the field whose key starts at `p` as protobuf-c does: tag = field
- * number, data = the value bytes with any length prefix; sets *next past
- * it. Rejects wire types 3, 4, 6, 7. The unknown field array must have been
- * reserved. */
+ * number, data = the value bytes with any length prefix (pointing into the
+ * input with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
+ * PROTOBUF_C_ITER_DISCARD_UNKNOWN); sets *next past it. Rejects wire types
+ * 3, 4, 6, 7. The unknown field array must have been reserved. */
 ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
                              const uint8_t *p, const uint8_t *end,
                              const uint8_t **next);
@@ -258,6 +336,14 @@ ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
 ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size);
 /* Adds n bytes to the high end; same result convention. */
 ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n);
+/* A string field's value [p, end): checks UTF-8 when the options ask, adds
+ * its copy. */
+ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p, const uint8_t *end);
+/* A bytes field's value of n bytes: its copy, unless aliased. */
+ptrdiff_t pbci_size_binary(PbciSize *s, size_t n);
+/* An unknown field: its copy, unless aliased or discarded. Returns 1 when it
+ * will be stored (it needs an array entry), 0 when discarded, or an error. */
+ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f);
 
 /* The occurrences that decode into one message instance: a single range,
  * or (after sub-message merging) the occurrences of one run of a group in

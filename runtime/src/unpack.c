@@ -1,0 +1,191 @@
+/* The entry points every generated message shares (x__iter_unpack[_ex],
+ * _merge[_ex], _unpacked_size[_ex] are one-line calls into these), the
+ * options, and failure reports. */
+#include "protobuf-c-iter/internal/decode.h"
+
+#define PBCI_KNOWN_FLAGS                                     \
+  (PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 | \
+   PROTOBUF_C_ITER_DISCARD_UNKNOWN)
+
+static ptrdiff_t ctx_init(PbciCtx *ctx, const uint8_t *data,
+                          const ProtobufCIterOptions *opts,
+                          ProtobufCIterStatus *status) {
+  ctx->data = data;
+  ctx->flags = 0;
+  ctx->max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
+  ctx->status = status;
+  if (status != NULL) {
+    status->code = 0;
+    status->offset = 0;
+    status->field_number = 0;
+    status->message = "ok";
+  }
+  if (opts != NULL) {
+    if (opts->flags & ~(uint32_t)PBCI_KNOWN_FLAGS) {
+      return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+    }
+    ctx->flags = opts->flags;
+    if (opts->max_depth != 0) ctx->max_depth = opts->max_depth;
+  }
+  return 0;
+}
+
+/* Completes the status: the end of the input on success; for a failure no
+ * field recorded (arguments, the top-level struct not fitting), offset 0. */
+static ptrdiff_t finish(PbciCtx *ctx, ptrdiff_t r, size_t len) {
+  ProtobufCIterStatus *st = ctx->status;
+  if (st == NULL) return r;
+  if (r >= 0) {
+    st->offset = len;
+  } else if (st->code == 0) {
+    st->code = (int)r;
+    st->message = protobuf_c_iter_strerror(r);
+  }
+  return r;
+}
+
+ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
+                      size_t len, void *buf, size_t buf_size,
+                      const ProtobufCIterOptions *opts,
+                      ProtobufCIterStatus *status) {
+  PbciArena arena;
+  ptrdiff_t r = ctx_init(&arena.ctx, data, opts, status);
+  if (r == 0) r = pbci_arena_init(&arena, data, len, buf, buf_size);
+  if (r == 0 && msg == NULL) {
+    msg = pbci_alloc(&arena, type->size);
+    if (msg == NULL) {
+      r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    } else {
+      memcpy(msg, type->init, type->size);
+    }
+  }
+  if (r == 0) r = type->decode(msg, data, pbci_end(data, len), &arena, 0);
+  if (r == 0) r = pbci_arena_used(&arena);
+  return finish(&arena.ctx, r, len);
+}
+
+ptrdiff_t pbci_unpack_merge(const PbciMessage *type, void *msg,
+                            const uint8_t *data, size_t len, void *buf,
+                            size_t buf_size, const ProtobufCIterOptions *opts,
+                            ProtobufCIterStatus *status) {
+  PbciCtx ctx;
+  if (msg != NULL) {
+    return pbci_unpack(type, msg, data, len, buf, buf_size, opts, status);
+  }
+  ctx_init(&ctx, data, opts, status);
+  return finish(&ctx, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT, len);
+}
+
+ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
+                             size_t len, const ProtobufCIterOptions *opts,
+                             ProtobufCIterStatus *status) {
+  PbciSize size;
+  PbciList list;
+  ptrdiff_t r;
+  size.lo = 0;
+  size.hi = 0;
+  r = ctx_init(&size.ctx, data, opts, status);
+  if (r == 0 && data == NULL && len != 0) r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+  if (r == 0) {
+    list = pbci_list_single(data, pbci_end(data, len));
+    r = type->measure(&list, &size, 0);
+  }
+  if (r == 0) r = (ptrdiff_t)(size.lo + size.hi);
+  return finish(&size.ctx, r, len);
+}
+
+/* What is wrong with the field at [at, end) when it was found malformed:
+ * its framing, or else its value for the field's type. */
+static const char *describe_malformed(const uint8_t *at, const uint8_t *end,
+                                      uint32_t *number) {
+  PbciField f;
+  uint64_t tag;
+  if (pbci_read_tag(at, end, &tag) == NULL) return "invalid field key";
+  *number = (uint32_t)(tag >> 3);
+  switch ((uint32_t)(tag & 7)) {
+    case 3:
+    case 4:
+      return "group wire type (3 or 4): groups are not supported";
+    case 6:
+    case 7:
+      return "invalid wire type";
+    default:
+      break;
+  }
+  if (pbci_next_field(at, end, &f) == NULL) {
+    return "truncated field, over-long varint or length past the end";
+  }
+  return "value does not match the field's type";
+}
+
+ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
+                    const uint8_t *end) {
+  ProtobufCIterStatus *st = ctx->status;
+  uint32_t number = 0;
+  if (st == NULL || st->code != 0) return code;
+  st->code = (int)code;
+  st->offset = (ctx->data != NULL && at != NULL) ? (size_t)(at - ctx->data) : 0;
+  switch (code) {
+    case PROTOBUF_C_ITER_ERR_MALFORMED:
+      st->message = describe_malformed(at, end, &number);
+      break;
+    case PROTOBUF_C_ITER_ERR_BAD_UTF8:
+      st->message = "invalid UTF-8 in a string field";
+      break;
+    default:
+      st->message = protobuf_c_iter_strerror(code);
+      break;
+  }
+  if (code != PROTOBUF_C_ITER_ERR_MALFORMED) {
+    uint64_t tag;
+    if (pbci_read_tag(at, end, &tag) != NULL) number = (uint32_t)(tag >> 3);
+  }
+  st->field_number = number;
+  return code;
+}
+
+ptrdiff_t pbci_fail_required(PbciCtx *ctx, const uint8_t *at,
+                             const uint64_t *seen, const uint32_t *numbers,
+                             size_t n) {
+  ProtobufCIterStatus *st = ctx->status;
+  size_t i;
+  if (st == NULL || st->code != 0) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
+  st->code = PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
+  st->offset = (ctx->data != NULL && at != NULL) ? (size_t)(at - ctx->data) : 0;
+  st->message = "missing required field";
+  st->field_number = 0;
+  for (i = 0; i < n; i++) {
+    if (!((seen[i / 64] >> (i % 64)) & 1u)) {
+      st->field_number = numbers[i];
+      break;
+    }
+  }
+  return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
+}
+
+const char *protobuf_c_iter_strerror(ptrdiff_t code) {
+  switch (code) {
+    case PROTOBUF_C_ITER_ERR_MALFORMED:
+      return "malformed input";
+    case PROTOBUF_C_ITER_ERR_NO_MEMORY:
+      return "buffer too small";
+    case PROTOBUF_C_ITER_ERR_MISSING_REQUIRED:
+      return "missing required field";
+    case PROTOBUF_C_ITER_ERR_DEPTH:
+      return "nesting too deep";
+    case PROTOBUF_C_ITER_ERR_ALIGNMENT:
+      return "buffer misaligned";
+    case PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT:
+      return "invalid argument";
+    case PROTOBUF_C_ITER_ERR_BAD_UTF8:
+      return "invalid UTF-8";
+    case PROTOBUF_C_ITER_ERR_IO:
+      return "read error";
+    case PROTOBUF_C_ITER_ERR_TOO_LARGE:
+      return "message too large";
+    default:
+      return code >= 0 ? "success" : "unknown error";
+  }
+}
+
+const char *protobuf_c_iter_version(void) { return PROTOBUF_C_ITER_VERSION; }
