@@ -7,7 +7,10 @@
 //    misaligned buffer gives ALIGNMENT;
 //  - the decoded message satisfies every invariant (CheckInvariants);
 //  - where protobuf-c 1.4.1 is an oracle (no merged sub-messages, nesting
-//    within our limit): same acceptance, equal structs, equal re-packing.
+//    within our limit): same acceptance, equal structs, equal re-packing;
+//  - the decode options against the plain decode (option_check.h): aliasing
+//    gives the same content, DISCARD_UNKNOWN the same known fields,
+//    VALIDATE_UTF8 and max_depth reject only what they must.
 #include <protobuf-c-iter/protobuf-c-iter.h>
 
 #include <cstdio>
@@ -24,6 +27,7 @@
 #include "support/input_facts.h"
 #include "support/invariants.h"
 #include "support/iter_check.h"
+#include "support/option_check.h"
 
 namespace {
 
@@ -93,7 +97,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   pbci_test::InputFacts facts = pbci_test::AnalyzeInput(t.desc, in);
   if (!facts.merges && facts.max_depth <= PROTOBUF_C_ITER_MAX_DEPTH) {
+    // Checks the options too.
     std::string diff = pbci_test::CheckAgainstProtobufC(t, in);
+    if (!diff.empty()) Fail(t, diff, in);
+  } else {
+    // The options against the plain decode, with options picked by the
+    // first byte's unused bits.
+    std::string diff = pbci_test::CheckOptions(t, in, r, data[0] >> 2);
     if (!diff.empty()) Fail(t, diff, in);
   }
   return 0;

@@ -12,8 +12,11 @@ constexpr uintptr_t kAlign = 8;  // PBCI_ALIGN
 
 class Checker {
  public:
-  Checker(const void* buf, size_t used)
-      : begin_(reinterpret_cast<uintptr_t>(buf)), end_(begin_ + used) {}
+  Checker(const void* buf, size_t used, const void* alias, size_t alias_len)
+      : begin_(reinterpret_cast<uintptr_t>(buf)),
+        end_(begin_ + used),
+        alias_begin_(reinterpret_cast<uintptr_t>(alias)),
+        alias_end_(alias_begin_ + alias_len) {}
 
   std::string Message(const ProtobufCMessage* m, const std::string& path) {
     const ProtobufCMessageDescriptor* d = m->descriptor;
@@ -48,7 +51,10 @@ class Checker {
   std::string Object(const void* p, size_t n, const std::string& path,
                      bool aligned) {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    if (!Inside(a, n)) return path + ": points outside the buffer";
+    // Byte contents (not structs or arrays) may alias the input.
+    const bool aliased = !aligned && alias_begin_ != 0 && a >= alias_begin_ &&
+                         a <= alias_end_ && n <= alias_end_ - a;
+    if (!aliased && !Inside(a, n)) return path + ": points outside the buffer";
     if (aligned && a % kAlign != 0) return path + ": misaligned";
     return "";
   }
@@ -160,14 +166,15 @@ class Checker {
   }
 
   uintptr_t begin_, end_;
+  uintptr_t alias_begin_, alias_end_;  // 0, 0 when nothing may alias
 };
 
 }  // namespace
 
 std::string CheckInvariants(const ProtobufCMessage* m, const void* buf,
-                            size_t used) {
+                            size_t used, const void* alias, size_t alias_len) {
   if (m != buf) return "message is not at the start of the buffer";
-  Checker checker(buf, used);
+  Checker checker(buf, used, alias, alias_len);
   std::string e = checker.Message(m, m->descriptor->short_name);
   if (e.empty() && !protobuf_c_message_check(m))
     e = "protobuf_c_message_check fails";

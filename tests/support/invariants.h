@@ -11,9 +11,12 @@
 namespace pbci_test {
 
 // "" when every invariant holds for message `m` decoded into the `used`
-// bytes at `buf`; otherwise the first violation.
+// bytes at `buf`; otherwise the first violation. With
+// PROTOBUF_C_ITER_ALIAS_BYTES, pass the input as `alias`: bytes contents
+// may then point into it.
 std::string CheckInvariants(const ProtobufCMessage* m, const void* buf,
-                            size_t used);
+                            size_t used, const void* alias = nullptr,
+                            size_t alias_len = 0);
 
 }  // namespace pbci_test
 

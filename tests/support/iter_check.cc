@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "invariants.h"
+#include "option_check.h"
 #include "pbc_compare.h"
 
 namespace pbci_test {
@@ -107,6 +108,9 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
         CheckInvariants(got.message(), got.buffer->data, got.buffer->size);
     if (!broken.empty()) problems += "invariant: " + broken + "; ";
   }
+  for (int which = 0; which < 2; which++) {
+    problems += CheckOptions(t, bytes, got, OptionSelector(bytes, which));
+  }
   if (!problems.empty()) problems += "input " + Hex(bytes);
   return problems;
 }
@@ -133,6 +137,9 @@ std::string CheckMerged(const IterType& t,
     std::string broken =
         CheckInvariants(got.message(), got.buffer->data, got.buffer->size);
     if (!broken.empty()) problems += "invariant: " + broken + "; ";
+  }
+  for (int which = 0; which < 2; which++) {
+    problems += CheckOptions(t, all, got, OptionSelector(all, which));
   }
   if (!problems.empty()) problems += "input " + Hex(all);
   return problems;

@@ -2,6 +2,7 @@
 #ifndef PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
 #define PROTOBUF_C_ITER_TESTS_ITER_CHECK_H_
 
+#include <protobuf-c-iter/protobuf-c-iter.h>
 #include <protobuf-c/protobuf-c.h>
 
 #include <cstddef>
@@ -21,6 +22,7 @@ struct IterType {
   ptrdiff_t (*unpacked_size)(const uint8_t*, size_t);
   ptrdiff_t (*unpack_merge)(ProtobufCMessage*, const uint8_t*, size_t, void*,
                             size_t);
+  const ProtobufCIterType* iter_type;  // the _ex functions
 };
 
 // gtest prints a type by its name.
@@ -35,7 +37,8 @@ inline void PrintTo(const IterType& t, std::ostream* os) { *os << t.full_name; }
            size_t s) {                                                       \
           return lower##__iter_unpack_merge(reinterpret_cast<Struct*>(m), d, \
                                             n, b, s);                        \
-        }                                                                    \
+        },                                                                   \
+        &lower##__iter_type                                                  \
   }
 
 // Every top-level and nested type of the test protos.
@@ -73,7 +76,9 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
 
 // The whole differential check of one input against
 // protobuf_c_message_unpack: same acceptance, equal structs, equal re-packed
-// bytes, protobuf_c_message_check() true. Returns "" or the problems.
+// bytes, protobuf_c_message_check() true; and the decode options against the
+// plain decode (option_check.h, two selectors per input). Returns "" or the
+// problems.
 std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes);
 
 // Decodes the concatenation of `copies` and checks the result against the

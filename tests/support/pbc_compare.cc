@@ -257,6 +257,9 @@ std::string DiffMergedAt(const ProtobufCMessage* actual,
 
 }  // namespace
 
+// Set while DiffKnown runs: unknown fields are not compared.
+thread_local bool g_ignore_unknown = false;
+
 size_t ElemSize(ProtobufCType type) {
   switch (type) {
     case PROTOBUF_C_TYPE_INT32:
@@ -325,6 +328,7 @@ std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b) {
     std::string d = DiffValue(f, At(a, f->offset), At(b, f->offset), fpath);
     if (!d.empty()) return d;
   }
+  if (g_ignore_unknown) return "";
   if (a->n_unknown_fields != b->n_unknown_fields) {
     return path + ": " + std::to_string(a->n_unknown_fields) + " vs " +
            std::to_string(b->n_unknown_fields) + " unknown fields";
@@ -335,6 +339,14 @@ std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b) {
     if (!d.empty()) return d;
   }
   return "";
+}
+
+std::string DiffKnown(const ProtobufCMessage* a, const ProtobufCMessage* b) {
+  // Diff recurses through sub-messages; the flag reaches every level.
+  g_ignore_unknown = true;
+  std::string d = Diff(a, b);
+  g_ignore_unknown = false;
+  return d;
 }
 
 std::string DiffMerged(const ProtobufCMessage* actual,

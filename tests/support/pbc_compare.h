@@ -15,6 +15,9 @@ namespace pbci_test {
 // oneof cases, unknown fields); otherwise where they first differ.
 std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b);
 
+// Diff without the unknown fields, at every level.
+std::string DiffKnown(const ProtobufCMessage* a, const ProtobufCMessage* b);
+
 // "" when `actual` is what parsing the concatenation of the copies' wire
 // forms must give per the protobuf specification: later scalars win,
 // sub-messages merge, repeated fields and unknown fields concatenate, a

@@ -1,0 +1,105 @@
+/*
+ * Reading a stream of length-delimited messages: each message preceded by
+ * its length as a varint, as libprotobuf's writeDelimitedTo() and
+ * parseDelimitedFrom() (Java) or SerializeDelimitedToOstream() (C++) frame
+ * them. The reader decodes every message into one reused buffer, growing it
+ * with the given allocator only when a message needs more room.
+ *
+ *   ProtobufCIterReader r;
+ *   void *msg;
+ *   int rc;
+ *   protobuf_c_iter_reader_init_file(&r, stdin, NULL);
+ *   while ((rc = protobuf_c_iter_reader_next(&r, &foo__iter_type, NULL,
+ *                                            &msg, NULL)) == 1) {
+ *     use((Foo *)msg);   // valid until the next call
+ *   }
+ *   protobuf_c_iter_reader_destroy(&r);
+ *   if (rc < 0) ...      // a PROTOBUF_C_ITER_ERR_* code
+ */
+#ifndef PROTOBUF_C_ITER_STREAM_H
+#define PROTOBUF_C_ITER_STREAM_H
+
+#include <protobuf-c/protobuf-c.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "protobuf-c-iter/protobuf-c-iter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The longest message a reader accepts unless told otherwise:
+ * PROTOBUF_C_ITER_ERR_TOO_LARGE beyond it. */
+#define PROTOBUF_C_ITER_READER_DEFAULT_MAX (64u << 20)
+
+/* A reader. Its members are private except `max_message_size`, which may
+ * be changed between calls. */
+typedef struct ProtobufCIterReader {
+  size_t max_message_size; /* PROTOBUF_C_ITER_READER_DEFAULT_MAX at init */
+
+  /* private */
+  int kind;                /* memory, FILE * or file descriptor */
+  FILE *file;
+  int fd;
+  const uint8_t *mem;      /* memory: the whole stream */
+  size_t mem_len;
+  uint8_t *in;             /* FILE / fd: bytes read, [in_pos, in_len) unused */
+  size_t in_cap, in_pos, in_len;
+  int eof;
+  void *buf;               /* the decode buffer */
+  size_t buf_cap;
+  ProtobufCAllocator *allocator; /* NULL: malloc and free */
+  uint64_t offset;         /* stream offset of the next message's prefix */
+} ProtobufCIterReader;
+
+/* A reader of the `len` bytes at `data`, which must stay valid and unchanged
+ * while messages are in use; nothing is copied: messages are decoded from
+ * `data` in place. `allocator` (NULL for malloc) provides the decode
+ * buffer. */
+void protobuf_c_iter_reader_init_memory(ProtobufCIterReader *r,
+                                        const void *data, size_t len,
+                                        ProtobufCAllocator *allocator);
+
+/* A reader of `file` from its current position (it is not closed). */
+void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
+                                      ProtobufCAllocator *allocator);
+
+/* A reader of file descriptor `fd` (it is not closed); reads are retried
+ * on EINTR. */
+void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
+                                    ProtobufCAllocator *allocator);
+
+/*
+ * Reads the next message and decodes it as `type` (e.g. &foo__iter_type)
+ * with `opts` (NULL: defaults). Returns
+ *   1  a message: *msg points to it (in the reader's buffer); it stays valid
+ *      until the next call or destroy. With PROTOBUF_C_ITER_ALIAS_BYTES its
+ *      bytes fields point into the stream's memory (memory readers) or the
+ *      reader's input buffer (valid until the next call);
+ *   0  the stream ended cleanly, between two messages;
+ *   <0 PROTOBUF_C_ITER_ERR_MALFORMED (a bad length prefix, a stream that ends
+ *      inside a message, or a message that does not decode),
+ *      PROTOBUF_C_ITER_ERR_TOO_LARGE, PROTOBUF_C_ITER_ERR_IO (errno says
+ *      why), PROTOBUF_C_ITER_ERR_NO_MEMORY (the allocator failed), or any
+ *      error of the message's decoder.
+ * `status` (may be NULL) is filled as by x__iter_unpack_ex, its offset
+ * counted from the start of the stream. After a decode error the reader
+ * is past the failing message (its length was sound), so a caller may skip
+ * it and go on; after any other error it does not move: calling again
+ * reports the same error (after PROTOBUF_C_ITER_ERR_IO, retries the read).
+ */
+int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
+                                const ProtobufCIterType *type,
+                                const ProtobufCIterOptions *opts, void **msg,
+                                ProtobufCIterStatus *status);
+
+/* Frees the reader's buffers (not the stream). */
+void protobuf_c_iter_reader_destroy(ProtobufCIterReader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROTOBUF_C_ITER_STREAM_H */

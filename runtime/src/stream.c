@@ -1,0 +1,227 @@
+/* The length-delimited stream reader (stream.h). Memory streams are decoded
+ * in place; FILE * and file descriptor streams are read into a buffer that
+ * grows to the largest message seen, and decoded from there. */
+#include "protobuf-c-iter/stream.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { KIND_MEMORY, KIND_FILE, KIND_FD };
+
+/* The first read of a FILE / fd stream asks for this much (fd) and the
+ * input buffer starts at this size. */
+#define PBCI_READ_CHUNK (64u << 10)
+
+static void reader_init(ProtobufCIterReader *r, int kind,
+                        ProtobufCAllocator *allocator) {
+  memset(r, 0, sizeof *r);
+  r->max_message_size = PROTOBUF_C_ITER_READER_DEFAULT_MAX;
+  r->kind = kind;
+  r->fd = -1;
+  r->allocator = allocator;
+}
+
+void protobuf_c_iter_reader_init_memory(ProtobufCIterReader *r,
+                                        const void *data, size_t len,
+                                        ProtobufCAllocator *allocator) {
+  reader_init(r, KIND_MEMORY, allocator);
+  r->mem = (const uint8_t *)data;
+  r->mem_len = data != NULL ? len : 0;
+}
+
+void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
+                                      ProtobufCAllocator *allocator) {
+  reader_init(r, KIND_FILE, allocator);
+  r->file = file;
+}
+
+void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
+                                    ProtobufCAllocator *allocator) {
+  reader_init(r, KIND_FD, allocator);
+  r->fd = fd;
+}
+
+static void *reader_alloc(ProtobufCIterReader *r, size_t n) {
+  if (r->allocator == NULL) return malloc(n);
+  return r->allocator->alloc(r->allocator->allocator_data, n);
+}
+
+static void reader_free(ProtobufCIterReader *r, void *p) {
+  if (p == NULL) return;
+  if (r->allocator == NULL) {
+    free(p);
+  } else {
+    r->allocator->free(r->allocator->allocator_data, p);
+  }
+}
+
+void protobuf_c_iter_reader_destroy(ProtobufCIterReader *r) {
+  reader_free(r, r->in);
+  reader_free(r, r->buf);
+  r->in = NULL;
+  r->buf = NULL;
+  r->in_cap = r->buf_cap = 0;
+}
+
+/* Makes the input buffer hold at least n unread bytes from in_pos, keeping
+ * the unread ones. Returns 0 or PROTOBUF_C_ITER_ERR_NO_MEMORY. */
+static int make_room(ProtobufCIterReader *r, size_t n) {
+  size_t have = r->in_len - r->in_pos;
+  if (r->in_cap - r->in_pos >= n) return 0;
+  if (r->in_cap < n) {
+    size_t cap = r->in_cap < PBCI_READ_CHUNK ? PBCI_READ_CHUNK : r->in_cap;
+    uint8_t *in;
+    while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+    in = (uint8_t *)reader_alloc(r, cap);
+    if (in == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    if (have != 0) memcpy(in, r->in + r->in_pos, have);
+    reader_free(r, r->in);
+    r->in = in;
+    r->in_cap = cap;
+  } else if (have != 0) {
+    memmove(r->in, r->in + r->in_pos, have);
+  }
+  r->in_pos = 0;
+  r->in_len = have;
+  return 0;
+}
+
+/* Whether n bytes are available at the reading position: 1 yes, 0 the
+ * stream ends first, or a negative error. Memory streams always answer
+ * directly; the others read what is missing. */
+static int available(ProtobufCIterReader *r, size_t n) {
+  int rc;
+  if (r->kind == KIND_MEMORY) return r->mem_len - r->in_pos >= n;
+  if (r->in_len - r->in_pos >= n) return 1;
+  rc = make_room(r, n);
+  if (rc < 0) return rc;
+  while (r->in_len - r->in_pos < n) {
+    size_t missing = n - (r->in_len - r->in_pos);
+    if (r->eof) return 0;
+    if (r->kind == KIND_FILE) {
+      /* Exactly what is missing: fread blocks until it has all it asked
+       * for, and a live stream may not have more yet. */
+      size_t got = fread(r->in + r->in_len, 1, missing, r->file);
+      r->in_len += got;
+      if (got < missing) {
+        if (ferror(r->file)) return PROTOBUF_C_ITER_ERR_IO;
+        r->eof = 1;
+      }
+    } else {
+      /* read() returns what has arrived: ask for all the room there is. */
+      size_t want = r->in_cap - r->in_len;
+      ssize_t got = read(r->fd, r->in + r->in_len, want);
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        return PROTOBUF_C_ITER_ERR_IO;
+      }
+      if (got == 0) r->eof = 1;
+      r->in_len += (size_t)got;
+    }
+  }
+  return 1;
+}
+
+/* The unread bytes: where the next message starts. */
+static const uint8_t *cursor(const ProtobufCIterReader *r) {
+  return r->kind == KIND_MEMORY ? r->mem + r->in_pos : r->in + r->in_pos;
+}
+
+static int stream_error(ProtobufCIterStatus *status, int code,
+                        uint64_t offset, const char *message) {
+  if (status != NULL) {
+    status->code = code;
+    status->offset = (size_t)offset;
+    status->field_number = 0;
+    status->message = message;
+  }
+  return code;
+}
+
+/* Decodes [data, data + len) into the reader's buffer, growing it to the
+ * size the message needs when it is too small. */
+static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
+                        const uint8_t *data, size_t len,
+                        const ProtobufCIterOptions *opts,
+                        ProtobufCIterStatus *status) {
+  ptrdiff_t n = type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+  ptrdiff_t size;
+  size_t cap;
+  void *buf;
+  if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
+  size = type->unpacked_size(data, len, opts, status);
+  if (size < 0) return size;
+  cap = r->buf_cap > (size_t)size / 2 ? r->buf_cap * 2 : (size_t)size;
+  if (cap < (size_t)size) cap = (size_t)size; /* doubling wrapped */
+  buf = reader_alloc(r, cap);
+  if (buf == NULL) {
+    return stream_error(status, PROTOBUF_C_ITER_ERR_NO_MEMORY, 0,
+                        "the allocator failed");
+  }
+  reader_free(r, r->buf);
+  r->buf = buf;
+  r->buf_cap = cap;
+  return type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+}
+
+int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
+                                const ProtobufCIterType *type,
+                                const ProtobufCIterOptions *opts, void **msg,
+                                ProtobufCIterStatus *status) {
+  uint64_t len = 0;
+  size_t prefix = 0;
+  const uint8_t *p;
+  ptrdiff_t n;
+  int rc;
+  if (r == NULL || type == NULL || msg == NULL) {
+    return stream_error(status, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT, 0,
+                        "invalid argument");
+  }
+  *msg = NULL;
+  /* The length prefix, a byte at a time: the stream may end after any. */
+  for (;;) {
+    uint8_t b;
+    rc = available(r, prefix + 1);
+    if (rc < 0) return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
+    if (rc == 0) {
+      if (prefix == 0) return stream_error(status, 0, r->offset, "ok");
+      return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
+                          "stream ends inside a length prefix");
+    }
+    b = cursor(r)[prefix];
+    len |= (uint64_t)(b & 0x7f) << (7 * prefix);
+    prefix++;
+    if (b < 0x80) break;
+    if (prefix == 10) {
+      return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
+                          "length prefix longer than 10 bytes");
+    }
+  }
+  if (len > r->max_message_size) {
+    return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, r->offset,
+                        "message longer than max_message_size");
+  }
+  rc = available(r, prefix + (size_t)len);
+  if (rc < 0) return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
+  if (rc == 0) {
+    return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
+                        "stream ends inside a message");
+  }
+  p = cursor(r) + prefix;
+  n = decode(r, type, p, (size_t)len, opts, status);
+  /* Past this message whatever the result: its length was sound. */
+  r->in_pos += prefix + (size_t)len;
+  if (n < 0) {
+    if (status != NULL && status->code == (int)n) {
+      status->offset += (size_t)(r->offset + prefix);
+    }
+    r->offset += prefix + len;
+    return (int)n;
+  }
+  r->offset += prefix + len;
+  if (status != NULL) status->offset = (size_t)r->offset;
+  *msg = r->buf;
+  return 1;
+}

@@ -1,0 +1,504 @@
+// The decode options (ALIAS_BYTES, VALIDATE_UTF8, DISCARD_UNKNOWN,
+// max_depth), the status report of every error kind, x__iter_type, and the
+// stream reader.
+#include <gtest/gtest.h>
+#include <protobuf-c-iter/stream.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "merge.pb-iter.h"
+#include "options.pb-iter.h"
+#include "scalars3.pb-iter.h"
+#include "support/option_check.h"
+
+namespace pbci_test {
+namespace {
+
+// ---- building wire bytes by hand ----
+
+std::string Varint(uint64_t v) {
+  std::string s;
+  do {
+    s += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v != 0);
+  return s;
+}
+std::string Key(uint32_t number, uint32_t wire_type) {
+  return Varint(uint64_t{number} << 3 | wire_type);
+}
+std::string VarintField(uint32_t number, uint64_t v) { return Key(number, 0) + Varint(v); }
+std::string LenField(uint32_t number, const std::string& payload) {
+  return Key(number, 2) + Varint(payload.size()) + payload;
+}
+const uint8_t* Data(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// A heap buffer of exactly the size asked, so ASan sees any overrun.
+struct Buffer {
+  explicit Buffer(size_t n) : bytes(new unsigned char[n == 0 ? 1 : n]), size(n) {}
+  std::unique_ptr<unsigned char[]> bytes;
+  size_t size;
+};
+
+ProtobufCIterOptions Opts(uint32_t flags, uint32_t max_depth = 0) {
+  ProtobufCIterOptions o = {};
+  o.flags = flags;
+  o.max_depth = max_depth;
+  return o;
+}
+
+// Plain (merge.proto) with bytes `data`, a = 7 and one unknown field 99.
+std::string PlainWire() {
+  return LenField(1, "some bytes") + VarintField(2, 7) + LenField(99, "unknown!");
+}
+
+// ---- ALIAS_BYTES ----
+
+TEST(AliasBytes, BytesAndUnknownFieldsPointIntoTheInput) {
+  const std::string in = PlainWire();
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_ALIAS_BYTES);
+  ptrdiff_t size = iter__merge__plain__iter_unpacked_size_ex(Data(in), in.size(), &o, nullptr);
+  ptrdiff_t copied = iter__merge__plain__iter_unpacked_size(Data(in), in.size());
+  ASSERT_GT(size, 0);
+  // The 10 bytes of `data` and the 9 of the unknown field (length prefix
+  // and value) are not copied.
+  EXPECT_EQ(copied - size, 10 + 9);
+  Buffer buf(static_cast<size_t>(size));
+  ASSERT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               &o, nullptr),
+            size);
+  auto* m = reinterpret_cast<Iter__Merge__Plain*>(buf.bytes.get());
+  ASSERT_TRUE(m->has_data);
+  EXPECT_EQ(m->data.data, Data(in) + 2);
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(m->data.data), m->data.len), "some bytes");
+  ASSERT_EQ(m->base.n_unknown_fields, 1u);
+  EXPECT_EQ(m->base.unknown_fields[0].data, Data(in) + in.size() - 9);  // after the key
+  EXPECT_EQ(m->base.unknown_fields[0].len, 9u);  // length prefix and value
+  // One byte less is too little, as for every buffer.
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                               buf.size - 1, &o, nullptr),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+}
+
+TEST(AliasBytes, StringAsBytesAliasesButStringsAreCopied) {
+  const std::string in = LenField(2, "server") + LenField(3, "blob!") + LenField(5, "raw1") +
+                         LenField(7, "host-blob");
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_ALIAS_BYTES);
+  ptrdiff_t size =
+      renamed__pkg_c__httpserver_conf__iter_unpacked_size_ex(Data(in), in.size(), &o, nullptr);
+  ASSERT_GT(size, 0);
+  Buffer buf(static_cast<size_t>(size));
+  ASSERT_EQ(renamed__pkg_c__httpserver_conf__iter_unpack_ex(Data(in), in.size(),
+                                                            buf.bytes.get(), buf.size, &o,
+                                                            nullptr),
+            size);
+  auto* m = reinterpret_cast<Renamed__PkgC__HTTPServerConf*>(buf.bytes.get());
+  // NUL-terminated strings live in the buffer.
+  EXPECT_STREQ(m->name, "server");
+  EXPECT_GE(reinterpret_cast<const unsigned char*>(m->name), buf.bytes.get());
+  EXPECT_LT(reinterpret_cast<const unsigned char*>(m->name), buf.bytes.get() + buf.size);
+  // string_as_bytes fields point into the input.
+  EXPECT_EQ(m->blob.data, Data(in) + 10);
+  ASSERT_EQ(m->n_raw_tags, 1u);
+  EXPECT_EQ(m->raw_tags[0].data, Data(in) + 17);
+  ASSERT_EQ(m->target__kind_case, RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB);
+  EXPECT_EQ(m->host_blob.data, Data(in) + 23);
+  EXPECT_EQ(m->host_blob.len, 9u);
+}
+
+TEST(AliasBytes, EmptyBytesAreNullAsWithoutAliasing) {
+  const std::string in = LenField(1, "");
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_ALIAS_BYTES);
+  Buffer buf(256);
+  ASSERT_GT(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               &o, nullptr),
+            0);
+  auto* m = reinterpret_cast<Iter__Merge__Plain*>(buf.bytes.get());
+  EXPECT_TRUE(m->has_data);
+  EXPECT_EQ(m->data.len, 0u);
+  EXPECT_EQ(m->data.data, nullptr);
+}
+
+// ---- VALIDATE_UTF8 ----
+
+ptrdiff_t DecodeString(const std::string& value, uint32_t flags, ProtobufCIterStatus* st) {
+  const std::string in = VarintField(2, 1) + LenField(1, value);  // StringField.s is 1
+  ProtobufCIterOptions o = Opts(flags);
+  Buffer buf(64 + 2 * in.size());
+  return iter__merge__string_field__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                                   buf.size, &o, st);
+}
+
+TEST(ValidateUtf8, RejectsEachInvalidFormAndOnlyWithTheFlag) {
+  const std::vector<std::string> bad = {
+      "\x80",              // lone continuation byte
+      "\xC0\x80",          // overlong NUL
+      "\xC1\xBF",          // overlong 2-byte
+      "\xE0\x80\x80",      // overlong 3-byte
+      "\xE0\x9F\xBF",      // overlong 3-byte, top
+      "\xED\xA0\x80",      // surrogate U+D800
+      "\xED\xBF\xBF",      // surrogate U+DFFF
+      "\xF0\x8F\xBF\xBF",  // overlong 4-byte
+      "\xF4\x90\x80\x80",  // U+110000
+      "\xF5\x80\x80\x80",  // no such lead byte
+      "\xFF",
+      "\xE2\x82",          // truncated
+      "\xF0\x9F\x98",      // truncated 4-byte
+      "\xC3",              // truncated at the end
+      "\xE2\x28\xA1",      // bad continuation
+  };
+  for (const std::string& b : bad) {
+    ASSERT_FALSE(ReferenceUtf8(b));
+    ProtobufCIterStatus st;
+    EXPECT_EQ(DecodeString(b, PROTOBUF_C_ITER_VALIDATE_UTF8, &st), PROTOBUF_C_ITER_ERR_BAD_UTF8)
+        << testing::PrintToString(b);
+    EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_BAD_UTF8);
+    EXPECT_EQ(st.field_number, 1u);
+    EXPECT_EQ(st.offset, 2u);  // after the 2-byte field 2
+    EXPECT_STREQ(st.message, "invalid UTF-8 in a string field");
+    EXPECT_GT(DecodeString(b, 0, nullptr), 0);  // protobuf-c never checks
+  }
+}
+
+TEST(ValidateUtf8, AcceptsEveryValidForm) {
+  const std::vector<std::string> good = {
+      "", "plain ascii", std::string("nul\0inside", 10), "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80",
+      "\xED\x9F\xBF", "\xEE\x80\x80", "\xEF\xBF\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
+      "h\xC3\xA9llo w\xC3\xB6rld \xE2\x82\xAC \xF0\x9F\x98\x80"};
+  for (const std::string& g : good) {
+    ASSERT_TRUE(ReferenceUtf8(g));
+    EXPECT_GT(DecodeString(g, PROTOBUF_C_ITER_VALIDATE_UTF8, nullptr), 0)
+        << testing::PrintToString(g);
+  }
+}
+
+// The ASCII fast path reads 8 bytes at a time: a bad byte at every position
+// of long strings, and every 1-4 byte sequence at every alignment, agree
+// with the reference.
+TEST(ValidateUtf8, AgreesWithTheReferenceAtEveryPosition) {
+  for (size_t len = 1; len <= 40; len++) {
+    for (size_t pos = 0; pos < len; pos++) {
+      for (const char* insert : {"\x80", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                 "\xED\xA0\x80", "\xC3"}) {
+        std::string s(len, 'a');
+        s.replace(pos, std::min(std::strlen(insert), len - pos), insert);
+        s.resize(len);
+        bool want = ReferenceUtf8(s);
+        ptrdiff_t r = DecodeString(s, PROTOBUF_C_ITER_VALIDATE_UTF8, nullptr);
+        EXPECT_EQ(r > 0, want) << testing::PrintToString(s);
+        if (!want) {
+          EXPECT_EQ(r, PROTOBUF_C_ITER_ERR_BAD_UTF8);
+        }
+      }
+    }
+  }
+}
+
+TEST(ValidateUtf8, BytesAndStringAsBytesAreNotChecked) {
+  const std::string in = LenField(3, "\xFF\xFE") + LenField(5, "\xC0\x80");
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_VALIDATE_UTF8);
+  Buffer buf(512);
+  EXPECT_GT(renamed__pkg_c__httpserver_conf__iter_unpack_ex(Data(in), in.size(),
+                                                            buf.bytes.get(), buf.size, &o,
+                                                            nullptr),
+            0);
+  const std::string plain = LenField(1, "\xFF");
+  EXPECT_GT(iter__merge__plain__iter_unpack_ex(Data(plain), plain.size(), buf.bytes.get(),
+                                               buf.size, &o, nullptr),
+            0);
+}
+
+TEST(ValidateUtf8, UnpackedSizeRejectsToo) {
+  const std::string in = LenField(14, "ok") + LenField(27, "\xC0\xAF");  // All3 r_string
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_VALIDATE_UTF8);
+  ProtobufCIterStatus st;
+  EXPECT_EQ(iter__test3__all3__iter_unpacked_size_ex(Data(in), in.size(), &o, &st),
+            PROTOBUF_C_ITER_ERR_BAD_UTF8);
+  EXPECT_EQ(st.field_number, 27u);
+  EXPECT_EQ(st.offset, 4u);
+  EXPECT_GT(iter__test3__all3__iter_unpacked_size(Data(in), in.size()), 0);
+}
+
+TEST(ValidateUtf8, MapKeysAreStrings) {
+  // All3.m_string_string (72): the entry's key, field 1, is invalid.
+  const std::string in = LenField(72, LenField(1, "\xC0\xAF") + LenField(2, "v"));
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_VALIDATE_UTF8);
+  ProtobufCIterStatus st;
+  Buffer buf(4096);
+  EXPECT_EQ(iter__test3__all3__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                              &o, &st),
+            PROTOBUF_C_ITER_ERR_BAD_UTF8);
+  EXPECT_EQ(st.field_number, 1u);
+  EXPECT_EQ(st.offset, Key(72, 2).size() + 1);
+}
+
+// ---- DISCARD_UNKNOWN ----
+
+TEST(DiscardUnknown, SkipsUnknownFieldsKeepsTheRestAndTakesNoRoom) {
+  const std::string in = LenField(98, "x") + PlainWire() + VarintField(100, 5);
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_DISCARD_UNKNOWN);
+  ptrdiff_t size = iter__merge__plain__iter_unpacked_size_ex(Data(in), in.size(), &o, nullptr);
+  ASSERT_GT(size, 0);
+  Buffer buf(static_cast<size_t>(size));
+  ASSERT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               &o, nullptr),
+            size);
+  auto* m = reinterpret_cast<Iter__Merge__Plain*>(buf.bytes.get());
+  EXPECT_EQ(m->base.n_unknown_fields, 0u);
+  EXPECT_EQ(m->base.unknown_fields, nullptr);
+  EXPECT_EQ(m->a, 7);
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(m->data.data), m->data.len), "some bytes");
+  // The struct and the 10 data bytes only: nothing for unknown fields.
+  EXPECT_EQ(static_cast<size_t>(size), ((sizeof(Iter__Merge__Plain) + 7) & ~size_t{7}) + 10);
+}
+
+TEST(DiscardUnknown, StillRejectsMalformedUnknownFields) {
+  const std::string in = PlainWire() + Key(100, 2) + Varint(50) + "short";
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_DISCARD_UNKNOWN);
+  Buffer buf(512);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               &o, nullptr),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(Data(in), in.size(), &o, nullptr),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
+}
+
+TEST(DiscardUnknown, MergeKeepsUnknownFieldsTheMessageHas) {
+  const std::string first = PlainWire();
+  const std::string second = VarintField(2, 9) + VarintField(97, 1);
+  Buffer buf1(512), buf2(512);
+  ASSERT_GT(iter__merge__plain__iter_unpack(Data(first), first.size(), buf1.bytes.get(),
+                                            buf1.size),
+            0);
+  auto* m = reinterpret_cast<Iter__Merge__Plain*>(buf1.bytes.get());
+  ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_DISCARD_UNKNOWN);
+  ASSERT_GE(iter__merge__plain__iter_unpack_merge_ex(m, Data(second), second.size(),
+                                                     buf2.bytes.get(), buf2.size, &o, nullptr),
+            0);
+  EXPECT_EQ(m->a, 9);
+  ASSERT_EQ(m->base.n_unknown_fields, 1u);
+  EXPECT_EQ(m->base.unknown_fields[0].tag, 99u);
+}
+
+// ---- max_depth ----
+
+std::string NestedPlain(int levels) {
+  std::string body = VarintField(2, 5);
+  for (int i = 0; i < levels; i++) body = LenField(4, body);
+  return body;
+}
+
+TEST(MaxDepth, AnyLimitAndZeroMeansTheDefault) {
+  for (uint32_t limit : {1u, 2u, 7u, 100u, 250u}) {
+    for (int levels : {static_cast<int>(limit), static_cast<int>(limit) + 1}) {
+      const std::string in = NestedPlain(levels);
+      ProtobufCIterOptions o = Opts(0, limit);
+      ProtobufCIterStatus st;
+      const bool ok = levels <= static_cast<int>(limit);
+      ptrdiff_t size = iter__merge__plain__iter_unpacked_size_ex(Data(in), in.size(), &o, &st);
+      EXPECT_EQ(size > 0, ok) << limit << " " << levels;
+      Buffer buf(ok ? static_cast<size_t>(size) : 64 * in.size());
+      ptrdiff_t r = iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                                       buf.size, &o, &st);
+      if (ok) {
+        EXPECT_EQ(r, size);
+      } else {
+        EXPECT_EQ(r, PROTOBUF_C_ITER_ERR_DEPTH);
+        EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_DEPTH);
+        EXPECT_EQ(st.field_number, 4u);
+        // The key of the field at the limit: 2 bytes (key, 1-3 byte length)
+        // per level before it.
+        EXPECT_LT(st.offset, in.size());
+        EXPECT_EQ(static_cast<unsigned char>(in[st.offset]), 0x22);
+      }
+    }
+  }
+  const std::string deep = NestedPlain(101);
+  ProtobufCIterOptions zero = Opts(0, 0);
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(Data(deep), deep.size(), &zero, nullptr),
+            PROTOBUF_C_ITER_ERR_DEPTH);
+}
+
+// ---- arguments ----
+
+TEST(Options, UnknownFlagsAreInvalidArguments) {
+  const std::string in = PlainWire();
+  Buffer buf(512);
+  ProtobufCIterOptions o = Opts(0x80);
+  ProtobufCIterStatus st;
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               &o, &st),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(st.offset, 0u);
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(Data(in), in.size(), &o, nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+}
+
+TEST(Options, NullOptionsAndStatusAreTheDefaults) {
+  const std::string in = PlainWire();
+  Buffer a(512), b(512);
+  ptrdiff_t plain = iter__merge__plain__iter_unpack(Data(in), in.size(), a.bytes.get(), a.size);
+  ASSERT_GT(plain, 0);
+  ProtobufCIterOptions zero = Opts(0, 0);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), b.bytes.get(), b.size,
+                                               nullptr, nullptr),
+            plain);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), b.bytes.get(), b.size,
+                                               &zero, nullptr),
+            plain);
+  auto* m = reinterpret_cast<Iter__Merge__Plain*>(b.bytes.get());
+  EXPECT_EQ(m->a, 7);
+  EXPECT_EQ(m->base.n_unknown_fields, 1u);
+  EXPECT_NE(m->data.data, Data(in) + 2);  // copied
+}
+
+// ---- status of each error kind ----
+
+struct StatusCase {
+  const char* name;
+  std::string input;
+  int code;
+  size_t offset;
+  uint32_t field;
+  const char* message;
+};
+
+TEST(Status, EachErrorKindSaysWhereAndWhy) {
+  const std::string sub = VarintField(2, 1) + Key(3, 0) + "\xff";  // truncated in Plain.child
+  const std::vector<StatusCase> cases = {
+      {"truncated varint", VarintField(2, 1) + Key(2, 0) + "\x80", PROTOBUF_C_ITER_ERR_MALFORMED,
+       2, 2, "truncated field, over-long varint or length past the end"},
+      {"wrong wire type", VarintField(2, 1) + Key(2, 5) + "abcd", PROTOBUF_C_ITER_ERR_MALFORMED,
+       2, 2, "value does not match the field's type"},
+      {"field 0", VarintField(2, 1) + std::string("\x00\x01", 2), PROTOBUF_C_ITER_ERR_MALFORMED,
+       2, 0, "invalid field key"},
+      {"group", VarintField(2, 1) + Key(9, 3), PROTOBUF_C_ITER_ERR_MALFORMED, 2, 9,
+       "group wire type (3 or 4): groups are not supported"},
+      {"wire type 7", Key(12, 7), PROTOBUF_C_ITER_ERR_MALFORMED, 0, 12, "invalid wire type"},
+      {"length past end", LenField(1, "abc").substr(0, 4), PROTOBUF_C_ITER_ERR_MALFORMED, 0, 1,
+       "truncated field, over-long varint or length past the end"},
+      // The innermost field: inside child (field 4) at offset 2 + 2 + 2.
+      {"nested", VarintField(2, 1) + LenField(4, sub), PROTOBUF_C_ITER_ERR_MALFORMED, 6, 3,
+       "truncated field, over-long varint or length past the end"},
+      // A bad packed run in `list` (field 3): 0x80 ends without a last byte.
+      {"packed run", Key(3, 2) + Varint(2) + "\x01\x80", PROTOBUF_C_ITER_ERR_MALFORMED, 0, 3,
+       "value does not match the field's type"},
+  };
+  for (const StatusCase& c : cases) {
+    ProtobufCIterStatus st;
+    Buffer buf(4096);
+    EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(c.input), c.input.size(),
+                                                 buf.bytes.get(), buf.size, nullptr, &st),
+              c.code)
+        << c.name;
+    EXPECT_EQ(st.code, c.code) << c.name;
+    EXPECT_EQ(st.offset, c.offset) << c.name;
+    EXPECT_EQ(st.field_number, c.field) << c.name;
+    EXPECT_STREQ(st.message, c.message) << c.name;
+    // unpacked_size names the same fault for these single-fault inputs.
+    ProtobufCIterStatus size_st;
+    EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(Data(c.input), c.input.size(), nullptr,
+                                                        &size_st),
+              c.code)
+        << c.name;
+    EXPECT_EQ(size_st.offset, c.offset) << c.name;
+    EXPECT_EQ(size_st.field_number, c.field) << c.name;
+  }
+}
+
+// Regression (found designing the status): decode sizes arrays by scanning
+// ahead, and used to fail at the first repeated field when the scan met a
+// later malformed field, naming the wrong field and skipping earlier
+// faults. Now the first fault in input order is reported.
+TEST(Status, UnpackReportsTheFirstFaultInInputOrder) {
+  const std::string bad_child = LenField(4, Key(2, 0) + "\x80");  // truncated inside
+  const std::string in = VarintField(3, 1) + bad_child + Key(3, 0) + "\x80";
+  ProtobufCIterStatus st;
+  Buffer buf(4096);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               nullptr, &st),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(st.offset, 4u);  // the key inside the child
+  EXPECT_EQ(st.field_number, 2u);
+}
+
+TEST(Status, FaultAfterARepeatedFieldIsReportedWhereItIs) {
+  const std::string in = VarintField(3, 1) + VarintField(3, 2) + VarintField(2, 1) +
+                         Key(3, 0) + "\x80";
+  ProtobufCIterStatus st;
+  Buffer buf(4096);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), buf.size,
+                                               nullptr, &st),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(st.offset, 6u);
+  EXPECT_EQ(st.field_number, 3u);
+  EXPECT_STREQ(st.message, "truncated field, over-long varint or length past the end");
+}
+
+TEST(Status, MissingRequiredNamesTheField) {
+  const std::string in = VarintField(1, 5);  // RequiredField2 without f2
+  ProtobufCIterStatus st;
+  Buffer buf(256);
+  EXPECT_EQ(iter__merge__required_field2__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                                         buf.size, nullptr, &st),
+            PROTOBUF_C_ITER_ERR_MISSING_REQUIRED);
+  EXPECT_EQ(st.field_number, 2u);
+  EXPECT_EQ(st.offset, in.size());
+  EXPECT_STREQ(st.message, "missing required field");
+  EXPECT_EQ(iter__merge__required_field2__iter_unpacked_size_ex(Data(in), in.size(), nullptr,
+                                                                &st),
+            PROTOBUF_C_ITER_ERR_MISSING_REQUIRED);
+  EXPECT_EQ(st.field_number, 2u);
+}
+
+TEST(Status, BufferErrorsAndSuccess) {
+  const std::string in = PlainWire();
+  ProtobufCIterStatus st;
+  Buffer buf(512);
+  // Too small for the struct itself: no field yet.
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(), 8, nullptr,
+                                               &st),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(st.offset, 0u);
+  EXPECT_STREQ(st.message, "buffer too small");
+  // Room for the struct but not the bytes of field 1.
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                               sizeof(Iter__Merge__Plain) + 4, nullptr, &st),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(st.offset, 0u);
+  EXPECT_EQ(st.field_number, 1u);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get() + 1,
+                                               buf.size - 1, nullptr, &st),
+            PROTOBUF_C_ITER_ERR_ALIGNMENT);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_ALIGNMENT);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_merge_ex(nullptr, Data(in), in.size(),
+                                                     buf.bytes.get(), buf.size, nullptr, &st),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  ptrdiff_t used = iter__merge__plain__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
+                                                      buf.size, nullptr, &st);
+  ASSERT_GT(used, 0);
+  EXPECT_EQ(st.code, 0);
+  EXPECT_EQ(st.offset, in.size());
+  EXPECT_EQ(st.field_number, 0u);
+  EXPECT_STREQ(st.message, "ok");
+}
+
+TEST(IterType, HoldsTheDescriptorAndExFunctions) {
+  const ProtobufCIterType& t = iter__merge__plain__iter_type;
+  EXPECT_EQ(t.descriptor, &iter__merge__plain__descriptor);
+  const std::string in = PlainWire();
+  ptrdiff_t size = t.unpacked_size(Data(in), in.size(), nullptr, nullptr);
+  ASSERT_GT(size, 0);
+  Buffer buf(static_cast<size_t>(size));
+  EXPECT_EQ(t.unpack(Data(in), in.size(), buf.bytes.get(), buf.size, nullptr, nullptr), size);
+}
+
+}  // namespace
+}  // namespace pbci_test

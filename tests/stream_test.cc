@@ -1,0 +1,285 @@
+// The length-delimited stream reader over memory, FILE * and file
+// descriptors: every message decoded, clean and unclean ends, limits,
+// decode errors that can be skipped, buffer growth through the allocator.
+#include <gtest/gtest.h>
+#include <protobuf-c-iter/stream.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "merge.pb-iter.h"
+
+namespace pbci_test {
+namespace {
+
+std::string Varint(uint64_t v) {
+  std::string s;
+  do {
+    s += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v != 0);
+  return s;
+}
+std::string Delimited(const std::string& m) { return Varint(m.size()) + m; }
+
+// Plain with a = i and `data` of i bytes (so later messages need more room).
+std::string PlainWire(int i) {
+  return std::string("\x10", 1) + Varint(static_cast<uint64_t>(i)) + "\x0a" + Varint(i) +
+         std::string(static_cast<size_t>(i), static_cast<char>('a' + i % 26));
+}
+
+std::string Stream(int n) {
+  std::string s;
+  for (int i = 0; i < n; i++) s += Delimited(PlainWire(i));
+  return s;
+}
+
+// Counts the allocator's calls, and checks every block is freed.
+struct CountingAllocator {
+  ProtobufCAllocator a{Alloc, Free, this};
+  int allocs = 0, frees = 0;
+  static void* Alloc(void* self, size_t n) {
+    static_cast<CountingAllocator*>(self)->allocs++;
+    return std::malloc(n);
+  }
+  static void Free(void* self, void* p) {
+    static_cast<CountingAllocator*>(self)->frees++;
+    std::free(p);
+  }
+};
+
+// Reads every message; returns the final code and the values of `a`.
+int ReadAll(ProtobufCIterReader* r, std::vector<int>* as, ProtobufCIterStatus* st = nullptr) {
+  void* msg;
+  int rc;
+  while ((rc = protobuf_c_iter_reader_next(r, &iter__merge__plain__iter_type, nullptr, &msg,
+                                           st)) == 1) {
+    auto* m = static_cast<Iter__Merge__Plain*>(msg);
+    EXPECT_EQ(m->data.len, static_cast<size_t>(m->a));
+    as->push_back(m->a);
+  }
+  return rc;
+}
+
+std::vector<int> Upto(int n) {
+  std::vector<int> v;
+  for (int i = 0; i < n; i++) v.push_back(i);
+  return v;
+}
+
+// Each source kind over the same bytes: memory, FILE *, file descriptor.
+void ForEachSource(const std::string& bytes,
+                   const std::function<void(ProtobufCIterReader*, const char*)>& fn,
+                   ProtobufCAllocator* allocator = nullptr) {
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), allocator);
+  fn(&r, "memory");
+  protobuf_c_iter_reader_destroy(&r);
+
+  FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+  std::rewind(f);
+  protobuf_c_iter_reader_init_file(&r, f, allocator);
+  fn(&r, "FILE");
+  protobuf_c_iter_reader_destroy(&r);
+
+  // Not rewind(): stdio may seek within its buffer without moving the fd.
+  ASSERT_EQ(lseek(fileno(f), 0, SEEK_SET), 0);
+  protobuf_c_iter_reader_init_fd(&r, fileno(f), allocator);
+  fn(&r, "fd");
+  protobuf_c_iter_reader_destroy(&r);
+  std::fclose(f);
+}
+
+TEST(Stream, ReadsEveryMessageFromEachSource) {
+  const std::string bytes = Stream(300);  // messages up to ~300 bytes
+  ForEachSource(bytes, [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    ProtobufCIterStatus st;
+    EXPECT_EQ(ReadAll(r, &as, &st), 0) << kind;
+    EXPECT_EQ(as, Upto(300)) << kind;
+    EXPECT_EQ(st.code, 0);
+    EXPECT_STREQ(st.message, "ok");
+  });
+}
+
+TEST(Stream, EmptyStreamEndsAtOnce) {
+  ForEachSource("", [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    EXPECT_EQ(ReadAll(r, &as), 0) << kind;
+    EXPECT_TRUE(as.empty());
+  });
+}
+
+TEST(Stream, BufferGrowsOnlyWhenAMessageNeedsMore) {
+  CountingAllocator memory_alloc;
+  // Growing messages: the decode buffer at least doubles, so it is
+  // reallocated O(log n) times, not per message.
+  const std::string bytes = Stream(1000);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), &memory_alloc.a);
+  std::vector<int> as;
+  EXPECT_EQ(ReadAll(&r, &as), 0);
+  EXPECT_EQ(as.size(), 1000u);
+  protobuf_c_iter_reader_destroy(&r);
+  EXPECT_GE(memory_alloc.allocs, 1);
+  EXPECT_LE(memory_alloc.allocs, 12);
+  EXPECT_EQ(memory_alloc.frees, memory_alloc.allocs);
+  // The same message again and again: one allocation for decoding.
+  CountingAllocator same;
+  std::string repeated;
+  for (int i = 0; i < 100; i++) repeated += Delimited(PlainWire(50));
+  protobuf_c_iter_reader_init_memory(&r, repeated.data(), repeated.size(), &same.a);
+  as.clear();
+  EXPECT_EQ(ReadAll(&r, &as), 0);
+  protobuf_c_iter_reader_destroy(&r);
+  EXPECT_EQ(same.allocs, 1);
+  EXPECT_EQ(same.frees, 1);
+}
+
+TEST(Stream, TruncatedStreamsAreMalformed) {
+  const std::string whole = Stream(3);
+  const size_t last_start = Stream(2).size();
+  // Cut inside the last message, and inside a two-byte length prefix.
+  const std::string cut_message = whole.substr(0, whole.size() - 1);
+  const std::string cut_prefix = Stream(2) + "\x80";
+  for (const auto& [bytes, message] :
+       {std::pair{cut_message, "stream ends inside a message"},
+        std::pair{cut_prefix, "stream ends inside a length prefix"}}) {
+    ForEachSource(bytes, [&, message = message](ProtobufCIterReader* r, const char* kind) {
+      std::vector<int> as;
+      ProtobufCIterStatus st;
+      EXPECT_EQ(ReadAll(r, &as, &st), PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+      EXPECT_EQ(as, Upto(2)) << kind;
+      EXPECT_EQ(st.offset, last_start) << kind;
+      EXPECT_STREQ(st.message, message) << kind;
+      // The reader does not move: the same error again.
+      void* msg;
+      EXPECT_EQ(protobuf_c_iter_reader_next(r, &iter__merge__plain__iter_type, nullptr, &msg,
+                                            nullptr),
+                PROTOBUF_C_ITER_ERR_MALFORMED);
+    });
+  }
+}
+
+TEST(Stream, OverlongPrefixAndOversizeMessages) {
+  const std::string overlong = Stream(1) + std::string(10, '\x80') + "\x01";
+  ForEachSource(overlong, [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    ProtobufCIterStatus st;
+    EXPECT_EQ(ReadAll(r, &as, &st), PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+    EXPECT_STREQ(st.message, "length prefix longer than 10 bytes");
+  });
+  const std::string big = Stream(1) + Delimited(PlainWire(200));
+  ForEachSource(big, [](ProtobufCIterReader* r, const char* kind) {
+    r->max_message_size = 100;
+    std::vector<int> as;
+    ProtobufCIterStatus st;
+    EXPECT_EQ(ReadAll(r, &as, &st), PROTOBUF_C_ITER_ERR_TOO_LARGE) << kind;
+    EXPECT_EQ(as, Upto(1)) << kind;
+    EXPECT_EQ(st.offset, Stream(1).size());
+  });
+  // A prefix claiming 2^63 bytes is refused before anything is read.
+  const std::string huge = Varint(uint64_t{1} << 63);
+  ForEachSource(huge, [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    EXPECT_EQ(ReadAll(r, &as), PROTOBUF_C_ITER_ERR_TOO_LARGE) << kind;
+  });
+}
+
+TEST(Stream, ADecodeErrorCanBeSkipped) {
+  // Message 1 has a truncated varint inside; 0 and 2 are fine.
+  const std::string bad = std::string("\x10\x80", 2);
+  const std::string bytes = Delimited(PlainWire(0)) + Delimited(bad) + Delimited(PlainWire(2));
+  ForEachSource(bytes, [&](ProtobufCIterReader* r, const char* kind) {
+    void* msg;
+    ProtobufCIterStatus st;
+    const ProtobufCIterType* t = &iter__merge__plain__iter_type;
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 1) << kind;
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st),
+              PROTOBUF_C_ITER_ERR_MALFORMED)
+        << kind;
+    // Offset in the stream: message 1's prefix + 1, its first key.
+    EXPECT_EQ(st.offset, Delimited(PlainWire(0)).size() + 1) << kind;
+    EXPECT_EQ(st.field_number, 2u);
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 1) << kind;
+    EXPECT_EQ(static_cast<Iter__Merge__Plain*>(msg)->a, 2);
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 0) << kind;
+  });
+}
+
+TEST(Stream, OptionsApplyToEachMessage) {
+  const std::string bytes = Stream(20);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), nullptr);
+  ProtobufCIterOptions o = {PROTOBUF_C_ITER_ALIAS_BYTES, 0};
+  void* msg;
+  int n = 0;
+  while (protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, &o, &msg, nullptr) ==
+         1) {
+    auto* m = static_cast<Iter__Merge__Plain*>(msg);
+    if (m->data.len != 0) {
+      // Aliased: inside the stream's memory.
+      EXPECT_GE(m->data.data, reinterpret_cast<const uint8_t*>(bytes.data()));
+      EXPECT_LT(m->data.data, reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size());
+    }
+    n++;
+  }
+  EXPECT_EQ(n, 20);
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+TEST(Stream, ReadsAPipeAsItArrives) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string bytes = Stream(50);
+  // Small pipe writes, from this thread, before reading: under 64 KiB fits
+  // the pipe buffer.
+  for (size_t i = 0; i < bytes.size(); i += 7) {
+    size_t n = std::min<size_t>(7, bytes.size() - i);
+    ASSERT_EQ(write(fds[1], bytes.data() + i, n), static_cast<ssize_t>(n));
+  }
+  close(fds[1]);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_fd(&r, fds[0], nullptr);
+  std::vector<int> as;
+  EXPECT_EQ(ReadAll(&r, &as), 0);
+  EXPECT_EQ(as, Upto(50));
+  protobuf_c_iter_reader_destroy(&r);
+  close(fds[0]);
+}
+
+TEST(Stream, BadArguments) {
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, nullptr, 0, nullptr);
+  void* msg;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, nullptr, nullptr, &msg, nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, nullptr, nullptr,
+                                        nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, nullptr, &msg,
+                                        nullptr),
+            0);
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+TEST(Stream, ReadErrorsAreIo) {
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_fd(&r, -1, nullptr);
+  void* msg;
+  ProtobufCIterStatus st;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, nullptr, &msg, &st),
+            PROTOBUF_C_ITER_ERR_IO);
+  EXPECT_EQ(errno, EBADF);
+  EXPECT_STREQ(st.message, "read error");
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+}  // namespace
+}  // namespace pbci_test

@@ -1,0 +1,179 @@
+#include "option_check.h"
+
+#include <protobuf-c-iter/protobuf-c-iter.h>
+
+#include <cstring>
+
+#include "input_facts.h"
+#include "invariants.h"
+#include "pbc_compare.h"
+
+namespace pbci_test {
+
+bool ReferenceUtf8(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + static_cast<size_t>(len) > s.size()) return false;
+    uint32_t cp = len == 1 ? c : c & (0x7fu >> len);
+    for (int k = 1; k < len; k++) {
+      unsigned cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((cc >> 6) != 2) return false;
+      cp = cp << 6 | (cc & 0x3f);
+    }
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += static_cast<size_t>(len);
+  }
+  return true;
+}
+
+namespace {
+
+const char* MemberAt(const ProtobufCMessage* m, unsigned offset) {
+  return reinterpret_cast<const char*>(m) + offset;
+}
+
+bool StringOk(const char* s) { return s == nullptr || ReferenceUtf8(s); }
+
+bool NoUnknownFields(const ProtobufCMessage* m) {
+  if (m->n_unknown_fields != 0) return false;
+  const ProtobufCMessageDescriptor* d = m->descriptor;
+  for (unsigned i = 0; i < d->n_fields; i++) {
+    const ProtobufCFieldDescriptor* f = &d->fields[i];
+    if (f->type != PROTOBUF_C_TYPE_MESSAGE) continue;
+    if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+      size_t n = *reinterpret_cast<const size_t*>(MemberAt(m, f->quantifier_offset));
+      auto subs = *reinterpret_cast<ProtobufCMessage* const*>(MemberAt(m, f->offset));
+      auto arr = reinterpret_cast<ProtobufCMessage* const*>(subs);
+      for (size_t e = 0; e < n; e++) {
+        if (!NoUnknownFields(arr[e])) return false;
+      }
+    } else {
+      if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+          *reinterpret_cast<const uint32_t*>(MemberAt(m, f->quantifier_offset)) != f->id) {
+        continue;
+      }
+      auto sub = *reinterpret_cast<ProtobufCMessage* const*>(MemberAt(m, f->offset));
+      if (sub != nullptr && !NoUnknownFields(sub)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool AllStringsUtf8(const ProtobufCMessage* m) {
+  const ProtobufCMessageDescriptor* d = m->descriptor;
+  for (unsigned i = 0; i < d->n_fields; i++) {
+    const ProtobufCFieldDescriptor* f = &d->fields[i];
+    if (f->type != PROTOBUF_C_TYPE_STRING && f->type != PROTOBUF_C_TYPE_MESSAGE) continue;
+    if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+        *reinterpret_cast<const uint32_t*>(MemberAt(m, f->quantifier_offset)) != f->id) {
+      continue;
+    }
+    if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+      size_t n = *reinterpret_cast<const size_t*>(MemberAt(m, f->quantifier_offset));
+      const void* arr = *reinterpret_cast<const void* const*>(MemberAt(m, f->offset));
+      for (size_t e = 0; e < n; e++) {
+        const void* elem = static_cast<const void* const*>(arr)[e];
+        bool ok = f->type == PROTOBUF_C_TYPE_STRING
+                      ? StringOk(static_cast<const char*>(elem))
+                      : AllStringsUtf8(static_cast<const ProtobufCMessage*>(elem));
+        if (!ok) return false;
+      }
+    } else {
+      const void* v = *reinterpret_cast<const void* const*>(MemberAt(m, f->offset));
+      bool ok = f->type == PROTOBUF_C_TYPE_STRING
+                    ? StringOk(static_cast<const char*>(v))
+                    : v == nullptr || AllStringsUtf8(static_cast<const ProtobufCMessage*>(v));
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+unsigned OptionSelector(const std::string& bytes, int which) {
+  unsigned h = 2166136261u;  // FNV-1a
+  for (unsigned char c : bytes) h = (h ^ c) * 16777619u;
+  return which == 0 ? h & 0x3f : (h >> 8 & 0x3f) ^ 7;
+}
+
+std::string CheckOptions(const IterType& t, const std::string& bytes, const IterResult& plain,
+                         unsigned selector) {
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const size_t len = bytes.size();
+  ProtobufCIterOptions o = {};
+  o.flags = selector & 7;
+  o.max_depth = (selector >> 3) & 7;
+  const std::string tag = "options " + std::to_string(o.flags) + "/" +
+                          std::to_string(o.max_depth) + ": ";
+  std::string p;
+  ProtobufCIterStatus st;
+  const ptrdiff_t size = t.iter_type->unpacked_size(data, len, &o, &st);
+  if (st.code != (size < 0 ? size : 0)) p += tag + "unpacked_size_ex status disagrees; ";
+  if (size < 0) {
+    if (plain.code >= 0) {
+      const bool utf8 = size == PROTOBUF_C_ITER_ERR_BAD_UTF8 &&
+                        (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) &&
+                        !AllStringsUtf8(plain.message());
+      // Not AllStringsUtf8 above can miss bytes after a NUL: accept
+      // BAD_UTF8 whenever validation is on.
+      const bool utf8_maybe = size == PROTOBUF_C_ITER_ERR_BAD_UTF8 &&
+                              (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8);
+      const bool depth = size == PROTOBUF_C_ITER_ERR_DEPTH && o.max_depth != 0 &&
+                         AnalyzeInput(t.desc, bytes).max_depth > static_cast<int>(o.max_depth);
+      if (!utf8 && !utf8_maybe && !depth) {
+        p += tag + "rejects with " + std::to_string(size) + " what the plain decode accepts; ";
+      }
+      // unpack_ex fails too, within the plain decode's buffer.
+      ExactBuffer buf(static_cast<size_t>(plain.unpacked_size));
+      ptrdiff_t r = t.iter_type->unpack(data, len, buf.data, buf.size, &o, &st);
+      if (r != PROTOBUF_C_ITER_ERR_BAD_UTF8 && r != PROTOBUF_C_ITER_ERR_DEPTH) {
+        p += tag + "unpack_ex returned " + std::to_string(r) + "; ";
+      }
+      if (st.code != r || st.offset > len || st.message == nullptr) {
+        p += tag + "unpack_ex status disagrees; ";
+      }
+    }
+    return p;
+  }
+  if (plain.code < 0) return p + tag + "accepts what the plain decode rejects; ";
+  ExactBuffer buf(static_cast<size_t>(size));
+  ptrdiff_t r = t.iter_type->unpack(data, len, buf.data, buf.size, &o, &st);
+  if (r != size) {
+    return p + tag + "unpack_ex returned " + std::to_string(r) + " for unpacked_size " +
+           std::to_string(size) + "; ";
+  }
+  if (st.code != 0 || st.offset != len || std::strcmp(st.message, "ok") != 0) {
+    p += tag + "success status wrong; ";
+  }
+  if (size > 1) {
+    ExactBuffer short_buf(static_cast<size_t>(size) - 1);
+    if (t.iter_type->unpack(data, len, short_buf.data, short_buf.size, &o, nullptr) !=
+        PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+      p += tag + "one byte short did not fail with NO_MEMORY; ";
+    }
+  }
+  if (size > plain.unpacked_size) p += tag + "needs more buffer than the plain decode; ";
+  const auto* m = static_cast<const ProtobufCMessage*>(buf.data);
+  const bool alias = o.flags & PROTOBUF_C_ITER_ALIAS_BYTES;
+  std::string broken = CheckInvariants(m, buf.data, buf.size, alias ? data : nullptr,
+                                       alias ? len : 0);
+  if (!broken.empty()) p += tag + "invariant: " + broken + "; ";
+  if (o.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) {
+    std::string d = DiffKnown(plain.message(), m);
+    if (!d.empty()) p += tag + "known fields differ at " + d + "; ";
+    if (!NoUnknownFields(m)) p += tag + "unknown fields kept; ";
+  } else {
+    std::string d = Diff(plain.message(), m);
+    if (!d.empty()) p += tag + "content differs at " + d + "; ";
+  }
+  if ((o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !AllStringsUtf8(m)) {
+    p += tag + "accepted an invalid string; ";
+  }
+  return p;
+}
+
+}  // namespace pbci_test
