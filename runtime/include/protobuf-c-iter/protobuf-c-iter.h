@@ -190,9 +190,10 @@ typedef struct ProtobufCIterOptions {
    * PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
   uint32_t flags;
   /* The deepest nesting accepted, as PROTOBUF_C_ITER_MAX_DEPTH counts it
-   * (0 means that default, 100). Nesting is always bounded: decoding
-   * recurses once per level, so a limit above the default needs the stack
-   * for it (about 200 bytes a level). */
+   * (0 means that default, 100). Decoding and sizing recurse once per
+   * level, so a limit above the default needs the stack for it: with gcc
+   * -O2, about 100-250 bytes a level for unpack and up to about 1 KiB for
+   * unpacked_size, more without optimisation. */
   uint32_t max_depth;
 } ProtobufCIterOptions;
 
@@ -210,8 +211,10 @@ typedef struct ProtobufCIterStatus {
   /* The number of that field (for MISSING_REQUIRED, of the missing field);
    * 0 when there is none or its key cannot be read. */
   uint32_t field_number;
-  /* A short static English text: what was wrong (e.g. "truncated field",
-   * "wire type does not match the field", "invalid UTF-8 in a string"). */
+  /* A short static English text: what was wrong, e.g. "invalid field key",
+   * "truncated field, over-long varint or length past the end", "value does
+   * not match the field's type", "invalid UTF-8 in a string field",
+   * "missing required field", or protobuf_c_iter_strerror(code). */
   const char *message;
 } ProtobufCIterStatus;
 
