@@ -4,6 +4,7 @@
 
 #include "names.h"
 #include "options.h"
+#include "predict.h"
 #include "validate.h"
 
 namespace protobuf_c_iter {
@@ -121,6 +122,7 @@ FieldModel BuildField(const FieldDescriptor* field) {
   }
   f.packable = f.repeated && f.read != ReadKind::kString &&
                f.read != ReadKind::kBytes && f.read != ReadKind::kMessage;
+  f.packed = f.packable && field->is_packed();
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
     f.case_value = OneofCaseValue(field);
@@ -174,6 +176,7 @@ MessageModel BuildMessage(const Descriptor* message) {
   for (size_t g = 0; g < m.groups.size(); g++) {
     m.groups[g].array_name = m.lower + "__iter_group" + std::to_string(g);
   }
+  AddPredictions(&m);
   return m;
 }
 

@@ -9,6 +9,8 @@
 
 #include <google/protobuf/descriptor.h>
 
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -52,6 +54,25 @@ struct FieldModel {
   int group = -1;         // index in MessageModel::groups (singular messages
                           // and members of oneofs holding a message)
   int required_bit = -1;  // bit in the "required seen" mask, or -1
+
+  bool packed = false;  // repeated and declared packed: written as one run
+
+  // In-order prediction (predict.h): C labels of this field's usual case
+  // and of its packed-run case, set when another case jumps there; and the
+  // keys to try after one of its values, in order.
+  std::string label;
+  std::string packed_label;
+  std::vector<struct Prediction> next;
+};
+
+// "After this value, the next key is probably `key`": serializers write
+// fields in number order, so a decoder can check the next field's key bytes
+// and jump straight to its case instead of dispatching.
+struct Prediction {
+  std::vector<uint8_t> key;  // the key's 1 or 2 bytes
+  uint64_t tag = 0;          // what it decodes to
+  std::string label;         // the case to jump to
+  bool sets_tag = false;     // the case reads `tag` (a bool's wire type)
 };
 
 // Occurrences of a group's members decode into one sub-message instance

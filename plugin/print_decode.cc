@@ -44,12 +44,40 @@ void PrintLabels(const FieldModel& f, Vars vars, Printer* p) {
     p->Print(i + 1 == wire_types.size() ? " /* $comment$ */\n" : "\n",
              "comment", f.comment);
   }
+  if (!f.label.empty()) p->Print("    $label$:\n", "label", f.label);
+}
+
+std::string Hex(uint8_t b) {
+  static const char kDigits[] = "0123456789abcdef";
+  return std::string("0x") + kDigits[b >> 4] + kDigits[b & 15];
+}
+
+// The end of a case: try the keys that usually come next and jump straight
+// to their case; otherwise back to the switch.
+void PrintNext(const FieldModel& f, Printer* p) {
+  for (const Prediction& next : f.next) {
+    Vars vars = {{"label", next.label},
+                 {"b0", Hex(next.key[0])},
+                 {"n", std::to_string(next.key.size())},
+                 {"tag", std::to_string(next.tag)}};
+    if (next.key.size() == 1) {
+      p->Print(vars, "      if (p < limit && p[0] == $b0$) {\n");
+    } else {
+      vars["b1"] = Hex(next.key[1]);
+      p->Print(vars,
+               "      if ((size_t)(limit - p) >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
+    }
+    p->Print(vars, "        field = p;\n        p += $n$;\n");
+    if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
+    p->Print(vars, "        goto $label$;\n      }\n");
+  }
+  p->Print("      break;\n");
 }
 
 void PrintReserveCall(const Vars& vars, Printer* p) {
   p->Print(vars, R"(      if (!reserved) {
-        r = $lower$__iter_reserve(msg, field, end, arena, &limit);
-        if (r < 0) goto fail;
+        limit = $lower$__iter_reserve(msg, field, end, arena);
+        if (limit == NULL) goto no_memory;
         if (limit == field) goto malformed; /* this very field */
         reserved = 1;
       }
@@ -123,7 +151,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       PrintSingularMarks(f, vars, p);
       break;
   }
-  p->Print("      break;\n");
+  PrintNext(f, p);
 }
 
 void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
@@ -174,21 +202,41 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
 )");
       break;
   }
-  p->Print("      break;\n");
+  PrintNext(f, p);
   if (!f.packable) return;
   vars["read"] = ReadScalar(f, "value_end", "PBCI_WT_VARINT");
   p->Print(vars,
            "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
            "run */\n");
+  if (!f.packed_label.empty()) p->Print("    $label$:\n", "label", f.packed_label);
   PrintReserveCall(vars, p);
   PrintReadLen(p);
-  p->Print(vars, R"(      while (p < value_end) {
-        $read$
-        if (p == NULL) goto malformed;
-        msg->$member$[msg->$count$++] = $value$;
+  if (f.fixed_size != 0) {
+    // Little-endian wire values: one copy for the run where the host
+    // matches (the runtime decides).
+    vars["bits"] = std::to_string(f.fixed_size * 8);
+    p->Print(vars, R"(      {
+        size_t n = pbci_read_fixed$bits$_run(msg->$member$ + msg->$count$, p, value_end);
+        if (n == (size_t)-1) goto malformed;
+        msg->$count$ += n;
       }
-      break;
+      p = value_end;
 )");
+    PrintNext(f, p);
+    return;
+  }
+  // The array end in a local: stores through `out` cannot change it.
+  p->Print(vars, R"(      {
+        $array_elem$ *out = msg->$member$ + msg->$count$;
+        while (p < value_end) {
+          $read$
+          if (p == NULL) goto malformed;
+          *out++ = $value$;
+        }
+        msg->$count$ = (size_t)(out - msg->$member$);
+      }
+)");
+  PrintNext(f, p);
 }
 
 void PrintIsField(const MessageModel& m, Printer* p) {
@@ -215,11 +263,11 @@ void PrintReserve(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Sizes the arrays of one occurrence of $full_name$: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. A malformed field
- * ends the count there: *limit is set to it, and the decoder stops and
- * reports it when it gets there, after any earlier fault. */
-static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
+ * `end`, then grows each array once, to its final length. Returns where the
+ * count stopped: `end`, or a malformed field, where the decoder stops and
+ * reports it after any earlier fault; NULL when the buffer is too small. */
+static const uint8_t *$lower$__iter_reserve($struct$ *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena) {
   PbciField f;
   const uint8_t *next;
   size_t n_unknown = 0;
@@ -241,19 +289,33 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
       any_other = true;
       continue;
     }
-    const int elem_size = f.packable ? f.fixed_size : -1;
-    p->Print(R"(      case $number$: { /* $comment$ */
-        size_t n = pbci_count_elements(&f, $elem_size$);
-        if (n == (size_t)-1) {
-          next = NULL; /* a malformed packed run */
-          break;
+    if (!f.packable) {
+      p->Print("      case $number$: /* $comment$ */\n        $count$++;\n        break;\n",
+               "number", std::to_string(f.number), "comment", f.comment, "count",
+               f.count_member);
+      continue;
+    }
+    // A packed run's elements: varints counted by their last bytes (an
+    // upper bound when the run is malformed, which the decoder then finds),
+    // fixed-width ones by length.
+    p->Print(R"(      case $number$: /* $comment$ */
+        if ((f.tag & 7) != PBCI_WT_LEN) {
+          $count$++;
+        } else {
+          size_t n = $counter$;
+          if (n == (size_t)-1) {
+            next = NULL; /* a packed run of the wrong length */
+            break;
+          }
+          $count$ += n;
         }
-        $count$ += n;
         break;
-      }
 )",
-             "number", std::to_string(f.number), "comment", f.comment,
-             "elem_size", std::to_string(elem_size), "count", f.count_member);
+             "number", std::to_string(f.number), "comment", f.comment, "count",
+             f.count_member, "counter",
+             f.fixed_size == 0
+                 ? std::string("pbci_count_varints(f.value, f.end)")
+                 : "pbci_count_fixed(f.value, f.end, " + std::to_string(f.fixed_size) + ")");
   }
   if (any_other) {
     for (const FieldModel& f : m.fields) {
@@ -270,7 +332,6 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
     if (next == NULL) break;
     p = next;
   }
-  *limit = p; /* end, or the first malformed field */
 )");
   for (const FieldModel& f : m.fields) {
     if (!f.repeated) continue;
@@ -278,15 +339,15 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
     p->Print(vars, R"(  if ($count$ != 0) {
     msg->$member$ = pbci_grow(arena, msg->$member$, msg->$count$, $count$,
         sizeof($array_elem$));
-    if (msg->$member$ == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    if (msg->$member$ == NULL) return NULL;
   }
 )");
   }
   p->Print(
       R"(  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->$base$, n_unknown) != 0) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
   }
-  return 0;
+  return p; /* end, or the first malformed field */
 }
 )",
       "base", m.base_member);
@@ -295,8 +356,10 @@ static ptrdiff_t $lower$__iter_reserve($struct$ *msg, const uint8_t *p,
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
- * overwrite, sub-messages merge, repeated fields append. On failure, reports
- * the field being decoded (pbci_fail) unless a deeper call already did. */
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the next field's key is tried first and
+ * a match jumps straight to its case (field_N, packed_N). On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   $struct$ *msg = m;
@@ -334,7 +397,7 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   }
   p->Print(R"(  while (p < limit) {
     field = p;
-    p = pbci_read_tag(p, end, &tag);
+    p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
     switch (tag) {
 )");
@@ -351,13 +414,13 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   p->Print(R"(      default:
         if ($lower$__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = $lower$__iter_reserve(msg, field, end, arena, &limit);
-          if (r < 0) goto fail;
+          limit = $lower$__iter_reserve(msg, field, end, arena);
+          if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
-        r = pbci_store_unknown(arena, &msg->$base$, field, end, &p);
-        if (r < 0) goto fail;
+        p = pbci_store_unknown(arena, &msg->$base$, field, end, &r);
+        if (p == NULL) goto fail;
         break;
     }
   }
@@ -374,11 +437,12 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     p->Print(R"(too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
   goto fail;
-no_memory:
+)");
+  }
+  p->Print(R"(no_memory:
   r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
   goto fail;
 )");
-  }
   p->Print(R"(malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:

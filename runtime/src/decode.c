@@ -3,53 +3,58 @@
  * to size merged sub-messages. */
 #include "protobuf-c-iter/internal/decode.h"
 
-const uint8_t *pbci_read_varint_slow(const uint8_t *p, const uint8_t *end,
-                                     uint64_t *v) {
+PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
+  PbciRead r = {NULL, 0};
   uint64_t result = 0;
   unsigned i;
+  /* With room for the longest varint, no bounds check per byte. */
+  const int room = (size_t)(end - p) >= 10;
   for (i = 0; i < 10; i++) {
-    if (p + i >= end) return NULL; /* truncated */
+    if (!room && p + i >= end) return r; /* truncated */
     result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
     if (p[i] < 0x80) {
-      *v = result;
-      return p + i + 1;
+      r.p = p + i + 1;
+      r.v = result;
+      return r;
     }
   }
-  return NULL; /* more than 10 bytes */
+  return r; /* more than 10 bytes */
 }
 
-const uint8_t *pbci_read_tag_slow(const uint8_t *p, const uint8_t *end,
-                                  uint64_t *tag) {
+PbciRead pbci_read_tag_slow(const uint8_t *p, const uint8_t *end) {
+  PbciRead r = {NULL, 0};
   uint64_t result = 0;
   unsigned i;
-  if (p >= end) return NULL;
-  if ((p[0] & 0xf8) == 0) return NULL; /* one-byte key of field 0 */
+  if (p >= end) return r;
+  if ((p[0] & 0xf8) == 0) return r; /* one-byte key of field 0 */
   for (i = 0; i < 5; i++) {
-    if (p + i >= end) return NULL;
+    if (p + i >= end) return r;
     result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
     if (p[i] < 0x80) {
       /* Up to 35 bits: a 32-bit field number and the wire type. */
-      *tag = result;
-      return p + i + 1;
+      r.p = p + i + 1;
+      r.v = result;
+      return r;
     }
   }
-  return NULL; /* more than 5 bytes */
+  return r; /* more than 5 bytes */
 }
 
-const uint8_t *pbci_read_len_slow(const uint8_t *p, const uint8_t *end,
-                                  const uint8_t **value_end) {
+PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end) {
+  PbciSpan r = {NULL, NULL};
   uint64_t len = 0;
   unsigned i;
   for (i = 0; i < 5; i++) {
-    if (p + i >= end) return NULL;
+    if (p + i >= end) return r;
     len |= (uint64_t)(p[i] & 0x7f) << (7 * i);
     if (p[i] < 0x80) break;
   }
-  if (i == 5) return NULL; /* more than 5 bytes */
+  if (i == 5) return r; /* more than 5 bytes */
   p += i + 1;
-  if (len > INT_MAX || len > (uint64_t)(end - p)) return NULL;
-  *value_end = p + (size_t)len;
-  return p;
+  if (len > INT_MAX || len > (uint64_t)(end - p)) return r;
+  r.p = p;
+  r.end = p + (size_t)len;
+  return r;
 }
 
 /* protobuf-c 1.4.1 reads a bool as true when any byte of the field's value,
@@ -62,9 +67,9 @@ static protobuf_c_boolean any_low_bits(const uint8_t *p, const uint8_t *end) {
   return 0;
 }
 
-const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
-                              uint32_t wire_type, protobuf_c_boolean *b) {
-  const uint8_t *start = p;
+PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
+                             uint32_t wire_type) {
+  PbciRead r = {NULL, 0};
   const uint8_t *next;
   uint64_t v;
   switch (wire_type) {
@@ -81,14 +86,17 @@ const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
       next = pbci_read_len(p, end, &next) ? next : NULL;
       break;
     default:
-      return NULL;
+      return r;
   }
-  if (next != NULL) *b = any_low_bits(start, next);
-  return next;
+  if (next != NULL) {
+    r.p = next;
+    r.v = any_low_bits(p, next);
+  }
+  return r;
 }
 
-const uint8_t *pbci_next_field(const uint8_t *p, const uint8_t *end,
-                               PbciField *f) {
+const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
+                                    PbciField *f) {
   uint64_t v;
   f->key = p;
   p = pbci_read_tag(p, end, &f->tag);
@@ -136,6 +144,22 @@ size_t pbci_count_elements(const PbciField *f, int elem_size) {
   return run == 0 ? n : (size_t)-1;
 }
 
+size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
+  size_t n = 0;
+  while ((size_t)(end - p) >= 8) {
+    uint64_t w, last;
+    memcpy(&w, p, sizeof w);
+    /* One bit per last byte (top bit clear), at bit 7 of its byte; the
+     * multiplication adds the eight bytes into the top one. The order of
+     * the bytes does not matter, so neither does the host's endianness. */
+    last = (~w & UINT64_C(0x8080808080808080)) >> 7;
+    n += (size_t)((last * UINT64_C(0x0101010101010101)) >> 56);
+    p += 8;
+  }
+  for (; p < end; p++) n += *p < 0x80;
+  return n;
+}
+
 ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
                           void *buf, size_t buf_size) {
   if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
@@ -174,23 +198,28 @@ int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
   return 0;
 }
 
-ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                             const uint8_t *p, const uint8_t *end,
-                             const uint8_t **next) {
+const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
+                                  const uint8_t *p, const uint8_t *end,
+                                  ptrdiff_t *err) {
   PbciField f;
   ProtobufCMessageUnknownField *u;
   size_t n;
   unsigned char *copy;
   /* Re-read from the key so that framing is checked in one place. */
-  if (pbci_next_field(p, end, &f) == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-  *next = f.end;
-  if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  if (pbci_next_field(p, end, &f) == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return NULL;
+  }
+  if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return f.end;
   n = (size_t)(f.end - f.raw);
   if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
     copy = (unsigned char *)(uintptr_t)f.raw; /* the caller's, never written */
   } else {
     copy = pbci_alloc_bytes(a, n);
-    if (copy == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    if (copy == NULL) {
+      *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      return NULL;
+    }
     memcpy(copy, f.raw, n);
   }
   u = &base->unknown_fields[base->n_unknown_fields++];
@@ -198,7 +227,7 @@ ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
   u->wire_type = (ProtobufCWireType)(f.tag & 7);
   u->len = n;
   u->data = copy;
-  return 0;
+  return f.end;
 }
 
 ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {

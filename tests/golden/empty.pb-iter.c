@@ -24,11 +24,11 @@ static int iter__empty__empty__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.empty.Empty: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. A malformed field
- * ends the count there: *limit is set to it, and the decoder stops and
- * reports it when it gets there, after any earlier fault. */
-static ptrdiff_t iter__empty__empty__iter_reserve(Iter__Empty__Empty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
+ * `end`, then grows each array once, to its final length. Returns where the
+ * count stopped: `end`, or a malformed field, where the decoder stops and
+ * reports it after any earlier fault; NULL when the buffer is too small. */
+static const uint8_t *iter__empty__empty__iter_reserve(Iter__Empty__Empty *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena) {
   PbciField f;
   const uint8_t *next;
   size_t n_unknown = 0;
@@ -43,16 +43,17 @@ static ptrdiff_t iter__empty__empty__iter_reserve(Iter__Empty__Empty *msg, const
     if (next == NULL) break;
     p = next;
   }
-  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
   }
-  return 0;
+  return p; /* end, or the first malformed field */
 }
 
 /* Decodes one occurrence of iter.empty.Empty, [p, end), into `m`: scalars
- * overwrite, sub-messages merge, repeated fields append. On failure, reports
- * the field being decoded (pbci_fail) unless a deeper call already did. */
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the next field's key is tried first and
+ * a match jumps straight to its case (field_N, packed_N). On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Empty__Empty *msg = m;
@@ -64,19 +65,19 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
   (void)depth;
   while (p < limit) {
     field = p;
-    p = pbci_read_tag(p, end, &tag);
+    p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
     switch (tag) {
       default:
         if (iter__empty__empty__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__empty__empty__iter_reserve(msg, field, end, arena, &limit);
-          if (r < 0) goto fail;
+          limit = iter__empty__empty__iter_reserve(msg, field, end, arena);
+          if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
-        r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) goto fail;
+        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        if (p == NULL) goto fail;
         break;
     }
   }
@@ -85,6 +86,9 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     goto malformed;
   }
   return 0;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
@@ -206,11 +210,11 @@ static int iter__empty__only_empty__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.empty.OnlyEmpty: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. A malformed field
- * ends the count there: *limit is set to it, and the decoder stops and
- * reports it when it gets there, after any earlier fault. */
-static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
+ * `end`, then grows each array once, to its final length. Returns where the
+ * count stopped: `end`, or a malformed field, where the decoder stops and
+ * reports it after any earlier fault; NULL when the buffer is too small. */
+static const uint8_t *iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena) {
   PbciField f;
   const uint8_t *next;
   size_t n_unknown = 0;
@@ -219,15 +223,9 @@ static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *m
     next = pbci_next_field(p, end, &f);
     if (next == NULL) break;
     switch (f.tag >> 3) {
-      case 2: { /* repeated iter.empty.Empty es = 2 */
-        size_t n = pbci_count_elements(&f, -1);
-        if (n == (size_t)-1) {
-          next = NULL; /* a malformed packed run */
-          break;
-        }
-        n_es += n;
+      case 2: /* repeated iter.empty.Empty es = 2 */
+        n_es++;
         break;
-      }
       case 1:
         break;
       default:
@@ -237,21 +235,22 @@ static ptrdiff_t iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *m
     if (next == NULL) break;
     p = next;
   }
-  *limit = p; /* end, or the first malformed field */
   if (n_es != 0) {
     msg->es = pbci_grow(arena, msg->es, msg->n_es, n_es,
         sizeof(Iter__Empty__Empty *));
-    if (msg->es == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    if (msg->es == NULL) return NULL;
   }
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
   }
-  return 0;
+  return p; /* end, or the first malformed field */
 }
 
 /* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
- * overwrite, sub-messages merge, repeated fields append. On failure, reports
- * the field being decoded (pbci_fail) unless a deeper call already did. */
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the next field's key is tried first and
+ * a match jumps straight to its case (field_N, packed_N). On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Empty__OnlyEmpty *msg = m;
@@ -263,7 +262,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
   const uint8_t *value_end;
   while (p < limit) {
     field = p;
-    p = pbci_read_tag(p, end, &tag);
+    p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.empty.Empty e = 1 */
@@ -279,11 +278,17 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
         r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
+        if (p < limit && p[0] == 0x12) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
+      field_2:
         if (!reserved) {
-          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena, &limit);
-          if (r < 0) goto fail;
+          limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
+          if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
@@ -299,17 +304,22 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
           if (r < 0) goto fail;
         }
         p = value_end;
+        if (p < limit && p[0] == 0x12) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
         break;
       default:
         if (iter__empty__only_empty__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__empty__only_empty__iter_reserve(msg, field, end, arena, &limit);
-          if (r < 0) goto fail;
+          limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
+          if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
-        r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) goto fail;
+        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        if (p == NULL) goto fail;
         break;
     }
   }

@@ -31,11 +31,11 @@ static int iter__pkg__common__point__iter_is_field(uint64_t number) {
 
 /* Sizes the arrays of one occurrence of iter.pkg.common.Point: counts the elements of
  * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. A malformed field
- * ends the count there: *limit is set to it, and the decoder stops and
- * reports it when it gets there, after any earlier fault. */
-static ptrdiff_t iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, const uint8_t **limit) {
+ * `end`, then grows each array once, to its final length. Returns where the
+ * count stopped: `end`, or a malformed field, where the decoder stops and
+ * reports it after any earlier fault; NULL when the buffer is too small. */
+static const uint8_t *iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point *msg, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena) {
   PbciField f;
   const uint8_t *next;
   size_t n_unknown = 0;
@@ -54,16 +54,17 @@ static ptrdiff_t iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point
     if (next == NULL) break;
     p = next;
   }
-  *limit = p; /* end, or the first malformed field */
   if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
   }
-  return 0;
+  return p; /* end, or the first malformed field */
 }
 
 /* Decodes one occurrence of iter.pkg.common.Point, [p, end), into `m`: scalars
- * overwrite, sub-messages merge, repeated fields append. On failure, reports
- * the field being decoded (pbci_fail) unless a deeper call already did. */
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the next field's key is tried first and
+ * a match jumps straight to its case (field_N, packed_N). On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Pkg__Common__Point *msg = m;
@@ -78,7 +79,7 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
   (void)depth;
   while (p < limit) {
     field = p;
-    p = pbci_read_tag(p, end, &tag);
+    p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_VARINT): /* required sint32 x = 1 */
@@ -86,14 +87,26 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
         if (p == NULL) goto malformed;
         msg->x = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 0;
+        if (p < limit && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* required sint32 y = 2 */
+      field_2:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->y = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 1;
+        if (p < limit && p[0] == 0x1a) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional string label = 3 */
+      field_3:
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         msg->label = pbci_copy_string(arena, p, value_end, &r);
@@ -103,13 +116,13 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
       default:
         if (iter__pkg__common__point__iter_is_field(tag >> 3)) goto malformed;
         if (!reserved) {
-          r = iter__pkg__common__point__iter_reserve(msg, field, end, arena, &limit);
-          if (r < 0) goto fail;
+          limit = iter__pkg__common__point__iter_reserve(msg, field, end, arena);
+          if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
         }
-        r = pbci_store_unknown(arena, &msg->base, field, end, &p);
-        if (r < 0) goto fail;
+        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        if (p == NULL) goto fail;
         break;
     }
   }
@@ -121,6 +134,9 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
     return pbci_fail_required(&arena->ctx, end, required, iter__pkg__common__point__iter_required, 2);
   }
   return 0;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:

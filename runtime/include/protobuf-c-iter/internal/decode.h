@@ -25,6 +25,15 @@
 extern "C" {
 #endif
 
+/* The hot helpers below are forced inline: at -O2 compilers otherwise keep
+ * some of them out of line once generated decoders call them from many
+ * cases, and the call costs more than the work. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PBCI_INLINE static inline __attribute__((always_inline))
+#else
+#define PBCI_INLINE static inline
+#endif
+
 /* Wire types. */
 #define PBCI_WT_VARINT 0u
 #define PBCI_WT_64BIT 1u
@@ -118,30 +127,64 @@ ptrdiff_t pbci_fail_required(PbciCtx *ctx, const uint8_t *at,
 
 /* ---- reading the wire ---- */
 
-const uint8_t *pbci_read_varint_slow(const uint8_t *p, const uint8_t *end,
-                                     uint64_t *v);
-const uint8_t *pbci_read_tag_slow(const uint8_t *p, const uint8_t *end,
-                                  uint64_t *tag);
-const uint8_t *pbci_read_len_slow(const uint8_t *p, const uint8_t *end,
-                                  const uint8_t **value_end);
-const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
-                              uint32_t wire_type, protobuf_c_boolean *b);
+/* The out-of-line readers return what they read by value (two registers)
+ * rather than through a pointer: a pointer to the caller's variable would
+ * make the compiler keep it in memory across the whole decode loop. */
+typedef struct PbciRead {
+  const uint8_t *p; /* after what was read; NULL when malformed */
+  uint64_t v;       /* the value, key or bool read */
+} PbciRead;
+typedef struct PbciSpan {
+  const uint8_t *p;   /* the value after a length prefix; NULL when malformed */
+  const uint8_t *end; /* its end */
+} PbciSpan;
+
+PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end);
+PbciRead pbci_read_tag_slow(const uint8_t *p, const uint8_t *end);
+PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end);
+PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
+                             uint32_t wire_type);
 
 /* A varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf-c
  * does. */
-static inline const uint8_t *pbci_read_varint(const uint8_t *p,
+PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
                                               const uint8_t *end, uint64_t *v) {
   if (p < end && *p < 0x80) {
     *v = *p;
     return p + 1;
   }
-  return pbci_read_varint_slow(p, end, v);
+  if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
+    *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    return p + 2;
+  }
+  {
+    PbciRead r = pbci_read_varint_slow(p, end);
+    *v = r.v;
+    return r.p;
+  }
+}
+
+/* A bool as protobuf-c 1.4.1 reads it: true when any byte of the value,
+ * length prefix included, has one of its low 7 bits set, whatever the wire
+ * type. Inline for the usual one-byte varint. */
+PBCI_INLINE const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
+                                            uint32_t wire_type,
+                                            protobuf_c_boolean *b) {
+  if (wire_type == PBCI_WT_VARINT && p < end && *p < 0x80) {
+    *b = *p != 0;
+    return p + 1;
+  }
+  {
+    PbciRead r = pbci_read_bool_slow(p, end, wire_type);
+    *b = (protobuf_c_boolean)r.v;
+    return r.p;
+  }
 }
 
 /* A field key of at most 5 bytes: *tag = field number << 3 | wire type,
  * with the field number truncated to 32 bits as protobuf-c does. A one-byte
  * key for field 0 is malformed; longer keys for field 0 are accepted. */
-static inline const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
+PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
                                            uint64_t *tag) {
   if (p < end && *p < 0x80 && *p >= 0x08) {
     *tag = *p;
@@ -152,21 +195,50 @@ static inline const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
     *tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
     return p + 2;
   }
-  return pbci_read_tag_slow(p, end, tag);
+  {
+    PbciRead r = pbci_read_tag_slow(p, end);
+    *tag = r.v;
+    return r.p;
+  }
+}
+
+/* The key at p in a decode loop, where p < end is known: the same as
+ * pbci_read_tag except that a one-byte key of field 0 comes back as tag 0
+ * to 7. No field's case matches those, and the unknown-field path, which
+ * re-reads the key with pbci_next_field, rejects them. */
+PBCI_INLINE const uint8_t *pbci_read_key(const uint8_t *p, const uint8_t *end,
+                                           uint64_t *tag) {
+  if (*p < 0x80) {
+    *tag = *p;
+    return p + 1;
+  }
+  if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
+    *tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    return p + 2;
+  }
+  {
+    PbciRead r = pbci_read_tag_slow(p, end);
+    *tag = r.v;
+    return r.p;
+  }
 }
 
 /* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
  * in [p, end): returns the first value byte and sets *value_end. */
-static inline const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
+PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
                                            const uint8_t **value_end) {
   if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p) {
     *value_end = p + 1 + *p;
     return p + 1;
   }
-  return pbci_read_len_slow(p, end, value_end);
+  {
+    PbciSpan r = pbci_read_len_slow(p, end);
+    *value_end = r.end;
+    return r.p;
+  }
 }
 
-static inline const uint8_t *pbci_read_fixed32(const uint8_t *p,
+PBCI_INLINE const uint8_t *pbci_read_fixed32(const uint8_t *p,
                                                const uint8_t *end,
                                                uint32_t *v) {
   if ((size_t)(end - p) < 4) return NULL;
@@ -175,7 +247,7 @@ static inline const uint8_t *pbci_read_fixed32(const uint8_t *p,
   return p + 4;
 }
 
-static inline const uint8_t *pbci_read_fixed64(const uint8_t *p,
+PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
                                                const uint8_t *end,
                                                uint64_t *v) {
   if ((size_t)(end - p) < 8) return NULL;
@@ -185,23 +257,67 @@ static inline const uint8_t *pbci_read_fixed64(const uint8_t *p,
   return p + 8;
 }
 
+/* Packed runs of fixed-width values, [p, end): stores the (end - p) / size
+ * values into dst, an array of uint32_t, int32_t or float (32) or uint64_t,
+ * int64_t or double (64), and returns their number, or (size_t)-1 when the
+ * run's length is not a multiple of the size. On a little-endian host the
+ * wire bytes are the array's bytes: one memcpy. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PBCI_LITTLE_ENDIAN 1
+#else
+#define PBCI_LITTLE_ENDIAN 0
+#endif
+
+PBCI_INLINE size_t pbci_read_fixed32_run(void *dst, const uint8_t *p,
+                                           const uint8_t *end) {
+  size_t len = (size_t)(end - p), i;
+  if (len % 4 != 0) return (size_t)-1;
+  if (PBCI_LITTLE_ENDIAN) {
+    if (len != 0) memcpy(dst, p, len);
+  } else {
+    for (i = 0; i < len / 4; i++) {
+      uint32_t v;
+      pbci_read_fixed32(p + 4 * i, end, &v);
+      memcpy((unsigned char *)dst + 4 * i, &v, 4);
+    }
+  }
+  return len / 4;
+}
+
+PBCI_INLINE size_t pbci_read_fixed64_run(void *dst, const uint8_t *p,
+                                           const uint8_t *end) {
+  size_t len = (size_t)(end - p), i;
+  if (len % 8 != 0) return (size_t)-1;
+  if (PBCI_LITTLE_ENDIAN) {
+    if (len != 0) memcpy(dst, p, len);
+  } else {
+    for (i = 0; i < len / 8; i++) {
+      uint64_t v;
+      pbci_read_fixed64(p + 8 * i, end, &v);
+      memcpy((unsigned char *)dst + 8 * i, &v, 8);
+    }
+  }
+  return len / 8;
+}
+
 /* ---- converting raw values ---- */
 
-static inline int32_t pbci_zigzag32(uint32_t v) {
+PBCI_INLINE int32_t pbci_zigzag32(uint32_t v) {
   return (int32_t)(v >> 1) ^ -(int32_t)(v & 1);
 }
 
-static inline int64_t pbci_zigzag64(uint64_t v) {
+PBCI_INLINE int64_t pbci_zigzag64(uint64_t v) {
   return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-static inline float pbci_float(uint32_t bits) {
+PBCI_INLINE float pbci_float(uint32_t bits) {
   float f;
   memcpy(&f, &bits, sizeof f);
   return f;
 }
 
-static inline double pbci_double(uint64_t bits) {
+PBCI_INLINE double pbci_double(uint64_t bits) {
   double d;
   memcpy(&d, &bits, sizeof d);
   return d;
@@ -220,14 +336,59 @@ typedef struct PbciField {
 
 /* Reads the field at p: checks its framing (wire types 0, 1, 2, 5 only) and
  * returns its end, or NULL when malformed. */
-const uint8_t *pbci_next_field(const uint8_t *p, const uint8_t *end,
-                               PbciField *f);
+const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
+                                    PbciField *f);
+PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
+                                             const uint8_t *end, PbciField *f) {
+  /* A one-byte key and a one-byte varint or length, or a fixed value. */
+  if (p < end && *p < 0x80 && *p >= 0x08) {
+    const uint8_t *v = p + 1;
+    size_t avail = (size_t)(end - v);
+    f->key = p;
+    f->tag = *p;
+    f->raw = v;
+    f->value = v;
+    switch (*p & 7u) {
+      case PBCI_WT_VARINT:
+        if (avail >= 1 && v[0] < 0x80) return f->end = v + 1;
+        break;
+      case PBCI_WT_LEN:
+        if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
+          f->value = v + 1;
+          return f->end = v + 1 + v[0];
+        }
+        break;
+      case PBCI_WT_32BIT:
+        if (avail >= 4) return f->end = v + 4;
+        break;
+      case PBCI_WT_64BIT:
+        if (avail >= 8) return f->end = v + 8;
+        break;
+      default:
+        break;
+    }
+  }
+  return pbci_next_field_slow(p, end, f);
+}
 
 /* The number of elements a repeated field's occurrence `f` holds: a packed
  * run when f is length-delimited and the field is packable (`elem_size` 0
  * for varints, 4 or 8 for fixed width, -1 when not packable), else 1.
  * Returns (size_t)-1 for a malformed packed run. */
 size_t pbci_count_elements(const PbciField *f, int elem_size);
+
+/* The varints a packed run [p, end) holds at most: its bytes without the
+ * continuation bit, eight at a time. Exact for a well-formed run; for a
+ * malformed one still at least what decoding it stores before failing. */
+size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
+
+/* The fixed-width values of a packed run, or (size_t)-1 when its length is
+ * not a multiple of `size`. */
+PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
+                                      size_t size) {
+  size_t len = (size_t)(end - p);
+  return len % size == 0 ? len / size : (size_t)-1;
+}
 
 /* ---- allocation ---- */
 
@@ -236,18 +397,18 @@ ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
                           void *buf, size_t buf_size);
 
 /* Bytes of the buffer in use: both ends. */
-static inline ptrdiff_t pbci_arena_used(const PbciArena *a) {
+PBCI_INLINE ptrdiff_t pbci_arena_used(const PbciArena *a) {
   return (ptrdiff_t)((size_t)(a->lo - a->base) + (size_t)(a->top - a->hi));
 }
 
 /* One past the input; `data` itself when empty (data may then be NULL, and
  * NULL + 0 is undefined in C). */
-static inline const uint8_t *pbci_end(const uint8_t *data, size_t len) {
+PBCI_INLINE const uint8_t *pbci_end(const uint8_t *data, size_t len) {
   return len != 0 ? data + len : data;
 }
 
 /* `size` bytes from the low end, rounded up to PBCI_ALIGN, or NULL. */
-static inline void *pbci_alloc(PbciArena *a, size_t size) {
+PBCI_INLINE void *pbci_alloc(PbciArena *a, size_t size) {
   size_t room = (size_t)(a->hi - a->lo);
   void *r;
   /* Compare before rounding: rounding a size near SIZE_MAX would wrap. */
@@ -258,7 +419,7 @@ static inline void *pbci_alloc(PbciArena *a, size_t size) {
 }
 
 /* `n` bytes from the high end, unaligned, or NULL. */
-static inline unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
+PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
   if ((size_t)(a->hi - a->lo) < n) return NULL;
   a->hi -= n;
   return a->hi;
@@ -269,6 +430,31 @@ static inline unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size);
 
+/* memcpy for the short strings most messages hold: up to 16 bytes as two
+ * overlapping fixed-size copies, inline (no call, no length dispatch). */
+PBCI_INLINE void pbci_copy(void *dst, const uint8_t *src, size_t n) {
+  unsigned char *d = (unsigned char *)dst;
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    memcpy(&head, src, 8);
+    memcpy(&tail, src + n - 8, 8);
+    memcpy(d, &head, 8);
+    memcpy(d + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    memcpy(&head, src, 4);
+    memcpy(&tail, src + n - 4, 4);
+    memcpy(d, &head, 4);
+    memcpy(d + n - 4, &tail, 4);
+  } else if (n > 0 && n < 4) {
+    d[0] = src[0];
+    d[n / 2] = src[n / 2];
+    d[n - 1] = src[n - 1];
+  } else if (n > 16) {
+    memcpy(d, src, n);
+  }
+}
+
 /* Whether [p, p + n) is well-formed UTF-8 (RFC 3629). */
 int pbci_utf8_valid(const uint8_t *p, size_t n);
 
@@ -276,7 +462,7 @@ int pbci_utf8_valid(const uint8_t *p, size_t n);
  * ask; NULL with *err set to PROTOBUF_C_ITER_ERR_NO_MEMORY or
  * PROTOBUF_C_ITER_ERR_BAD_UTF8 on failure. (Returned rather than stored:
  * members are `char *` or, with const_strings, `const char *`.) */
-static inline char *pbci_copy_string(PbciArena *a, const uint8_t *p,
+PBCI_INLINE char *pbci_copy_string(PbciArena *a, const uint8_t *p,
                                      const uint8_t *end, ptrdiff_t *err) {
   size_t n = (size_t)(end - p);
   char *s;
@@ -289,7 +475,7 @@ static inline char *pbci_copy_string(PbciArena *a, const uint8_t *p,
     *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
     return NULL;
   }
-  if (n != 0) memcpy(s, p, n);
+  pbci_copy(s, p, n);
   s[n] = '\0';
   return s;
 }
@@ -297,7 +483,7 @@ static inline char *pbci_copy_string(PbciArena *a, const uint8_t *p,
 /* Sets *bd to [p, end): a copy, or with PROTOBUF_C_ITER_ALIAS_BYTES the
  * input itself; {0, NULL} when empty. Returns 0, or
  * PROTOBUF_C_ITER_ERR_NO_MEMORY. */
-static inline ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
+PBCI_INLINE ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
                                         const uint8_t *p, const uint8_t *end) {
   size_t n = (size_t)(end - p);
   unsigned char *d = NULL;
@@ -307,7 +493,7 @@ static inline ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
     } else {
       d = pbci_alloc_bytes(a, n);
       if (d == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      memcpy(d, p, n);
+      pbci_copy(d, p, n);
     }
   }
   bd->len = n;
@@ -323,11 +509,12 @@ int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add);
 /* Stores the field whose key starts at `p` as protobuf-c does: tag = field
  * number, data = the value bytes with any length prefix (pointing into the
  * input with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
- * PROTOBUF_C_ITER_DISCARD_UNKNOWN); sets *next past it. Rejects wire types
- * 3, 4, 6, 7. The unknown field array must have been reserved. */
-ptrdiff_t pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                             const uint8_t *p, const uint8_t *end,
-                             const uint8_t **next);
+ * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns the position after it, or NULL
+ * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed). The
+ * unknown field array must have been reserved. */
+const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
+                                  const uint8_t *p, const uint8_t *end,
+                                  ptrdiff_t *err);
 
 /* ---- measuring (unpacked_size) ---- */
 
@@ -358,7 +545,7 @@ typedef struct PbciList {
   size_t run;      /* index of the run among the group's runs */
 } PbciList;
 
-static inline PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
+PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
   PbciList l;
   memset(&l, 0, sizeof l);
   l.p = p;

@@ -1,0 +1,61 @@
+#include "predict.h"
+
+#include <algorithm>
+
+namespace protobuf_c_iter {
+namespace {
+
+// The wire type a field's values are usually written with.
+int UsualWireType(const FieldModel& f) {
+  if (f.packed) return 2;
+  switch (f.read) {
+    case ReadKind::kVarint:
+    case ReadKind::kBool:
+      return 0;
+    case ReadKind::kFixed64:
+      return 1;
+    case ReadKind::kFixed32:
+      return 5;
+    default:
+      return 2;
+  }
+}
+
+// The prediction of field `f`'s usual key, labelling its case; false when
+// the key is longer than 2 bytes.
+bool PredictionOf(FieldModel* f, Prediction* out) {
+  const uint64_t tag = static_cast<uint64_t>(f->number) << 3 | UsualWireType(*f);
+  if (tag >= (1u << 14)) return false;
+  out->tag = tag;
+  out->key.clear();
+  if (tag < 0x80) {
+    out->key.push_back(static_cast<uint8_t>(tag));
+  } else {
+    out->key.push_back(static_cast<uint8_t>((tag & 0x7f) | 0x80));
+    out->key.push_back(static_cast<uint8_t>(tag >> 7));
+  }
+  std::string& label = f->packed ? f->packed_label : f->label;
+  label = (f->packed ? "packed_" : "field_") + std::to_string(f->number);
+  out->label = label;
+  out->sets_tag = f->read == ReadKind::kBool;
+  return true;
+}
+
+}  // namespace
+
+void AddPredictions(MessageModel* m) {
+  std::vector<FieldModel*> by_number;
+  for (FieldModel& f : m->fields) by_number.push_back(&f);
+  std::sort(by_number.begin(), by_number.end(),
+            [](const FieldModel* a, const FieldModel* b) { return a->number < b->number; });
+  for (size_t i = 0; i < by_number.size(); i++) {
+    FieldModel* f = by_number[i];
+    Prediction p;
+    if (f->repeated && !f->packed && PredictionOf(f, &p)) f->next.push_back(p);
+    if (i + 1 < by_number.size() && PredictionOf(by_number[i + 1], &p)) {
+      f->next.push_back(p);
+    }
+  }
+}
+
+}  // namespace protobuf_c_iter
