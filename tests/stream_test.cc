@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "merge.pb-iter.h"
+#include "merge3.pb-iter.h"
 
 namespace pbci_test {
 namespace {
@@ -278,6 +279,114 @@ TEST(Stream, ReadErrorsAreIo) {
             PROTOBUF_C_ITER_ERR_IO);
   EXPECT_EQ(errno, EBADF);
   EXPECT_STREQ(st.message, "read error");
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+// Regressions found in review of the reader.
+
+// max_message_size = SIZE_MAX made prefix + length wrap, reading past the
+// input and leaving the reader in place forever.
+TEST(Stream, RegressionHugeLimitDoesNotWrapPrefixPlusLength) {
+  const std::string bytes = std::string(9, '\xff') + "\x01" + std::string(16, 'x');
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), nullptr);
+  r.max_message_size = SIZE_MAX;
+  void* msg;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, nullptr, &msg,
+                                        nullptr),
+            PROTOBUF_C_ITER_ERR_TOO_LARGE);
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+// The decode buffer grew to whatever unpacked_size asked: a 8 KB message of
+// merged sub-messages, each with an unknown field, needs ~24 MB.
+TEST(Stream, RegressionDecodeBufferIsBounded) {
+  std::string merged;
+  for (int i = 0; i < 2000; i++) merged += std::string("\x0a\x02\x20\x01", 4);
+  const std::string ok = std::string("\x0a\x02\x08\x05", 4);
+  const std::string bytes = Delimited(merged) + Delimited(ok);
+  ForEachSource(bytes, [&](ProtobufCIterReader* r, const char* kind) {
+    r->max_buffer_size = 1 << 20;
+    void* msg;
+    ProtobufCIterStatus st;
+    const ProtobufCIterType* t = &iter__merge3__outer3__iter_type;
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st),
+              PROTOBUF_C_ITER_ERR_TOO_LARGE)
+        << kind;
+    EXPECT_STREQ(st.message, "decoding needs more than max_buffer_size");
+    EXPECT_LE(r->buf_cap, size_t{1} << 20);
+    // The reader is past it: the next message decodes.
+    ASSERT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 1) << kind;
+    EXPECT_EQ(static_cast<Iter__Merge3__Outer3*>(msg)->sub->a, 5);
+  });
+}
+
+// An error flag left on the FILE made every later end of file an I/O error.
+TEST(Stream, RegressionFileErrorFlagDoesNotMaskEof) {
+  std::string bytes = Stream(3);
+  FILE* f = fmemopen(&bytes[0], bytes.size(), "r");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::fputc('x', f), EOF);  // sets the error indicator
+  ASSERT_TRUE(std::ferror(f));
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_file(&r, f, nullptr);
+  std::vector<int> as;
+  EXPECT_EQ(ReadAll(&r, &as), 0);
+  EXPECT_EQ(as, Upto(3));
+  protobuf_c_iter_reader_destroy(&r);
+  std::fclose(f);
+}
+
+// An allocator failure consumed the message it was growing the buffer for.
+TEST(Stream, RegressionAllocatorFailureDoesNotSkipTheMessage) {
+  struct FailingOnce {
+    ProtobufCAllocator a{Alloc, Free, this};
+    int calls = 0;
+    static void* Alloc(void* self, size_t n) {
+      return static_cast<FailingOnce*>(self)->calls++ == 0 ? nullptr : std::malloc(n);
+    }
+    static void Free(void*, void* p) { std::free(p); }
+  } allocator;
+  const std::string bytes = Stream(2);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), &allocator.a);
+  void* msg;
+  const ProtobufCIterType* t = &iter__merge__plain__iter_type;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, t, nullptr, &msg, nullptr),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  ASSERT_EQ(protobuf_c_iter_reader_next(&r, t, nullptr, &msg, nullptr), 1);
+  EXPECT_EQ(static_cast<Iter__Merge__Plain*>(msg)->a, 0);
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+// The first message's status came from unpacked_size, which checks merged
+// sub-messages after later fields: a different fault than unpack's.
+TEST(Stream, RegressionStatusIsUnpacksFirstFault) {
+  // Outer3: sub = {s = "\xff"}, then field 1 with the wrong wire type.
+  const std::string bad = std::string("\x0a\x03\x1a\x01\xff\x08\x00", 7);
+  const std::string bytes = Delimited(bad);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), nullptr);
+  ProtobufCIterOptions o = {PROTOBUF_C_ITER_VALIDATE_UTF8, 0};
+  ProtobufCIterStatus st;
+  void* msg;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge3__outer3__iter_type, &o, &msg, &st),
+            PROTOBUF_C_ITER_ERR_BAD_UTF8);
+  EXPECT_EQ(st.field_number, 3u);
+  EXPECT_EQ(st.offset, 1u + 2u);  // the prefix, then the key of s
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+TEST(Stream, InvalidOptionsDoNotConsumeMessages) {
+  const std::string bytes = Stream(1);
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), nullptr);
+  ProtobufCIterOptions bad = {0x100, 0};
+  void* msg;
+  const ProtobufCIterType* t = &iter__merge__plain__iter_type;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, t, &bad, &msg, nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, t, nullptr, &msg, nullptr), 1);
   protobuf_c_iter_reader_destroy(&r);
 }
 

@@ -18,6 +18,7 @@ static void reader_init(ProtobufCIterReader *r, int kind,
                         ProtobufCAllocator *allocator) {
   memset(r, 0, sizeof *r);
   r->max_message_size = PROTOBUF_C_ITER_READER_DEFAULT_MAX;
+  r->max_buffer_size = PROTOBUF_C_ITER_READER_DEFAULT_MAX_BUFFER;
   r->kind = kind;
   r->fd = -1;
   r->allocator = allocator;
@@ -103,7 +104,9 @@ static int available(ProtobufCIterReader *r, size_t n) {
     if (r->kind == KIND_FILE) {
       /* Exactly what is missing: fread blocks until it has all it asked
        * for, and a live stream may not have more yet. */
-      size_t got = fread(r->in + r->in_len, 1, missing, r->file);
+      size_t got;
+      clearerr(r->file); /* an earlier failure must not mask this read's end */
+      got = fread(r->in + r->in_len, 1, missing, r->file);
       r->in_len += got;
       if (got < missing) {
         if (ferror(r->file)) return PROTOBUF_C_ITER_ERR_IO;
@@ -129,41 +132,83 @@ static const uint8_t *cursor(const ProtobufCIterReader *r) {
   return r->kind == KIND_MEMORY ? r->mem + r->in_pos : r->in + r->in_pos;
 }
 
+/* A stream offset as a status offset: saturated where size_t is narrower. */
+static size_t status_offset(uint64_t offset) {
+  return offset > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)offset;
+}
+
 static int stream_error(ProtobufCIterStatus *status, int code,
                         uint64_t offset, const char *message) {
   if (status != NULL) {
     status->code = code;
-    status->offset = (size_t)offset;
+    status->offset = status_offset(offset);
     status->field_number = 0;
     status->message = message;
   }
   return code;
 }
 
-/* Decodes [data, data + len) into the reader's buffer, growing it to the
- * size the message needs when it is too small. */
+static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+/* Replaces the decode buffer by one of `cap` bytes. */
+static int grow_buffer(ProtobufCIterReader *r, size_t cap) {
+  void *buf = reader_alloc(r, cap);
+  if (buf == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  reader_free(r, r->buf);
+  r->buf = buf;
+  r->buf_cap = cap;
+  return 0;
+}
+
+/* Decodes [data, data + len) into the reader's buffer, growing it (within
+ * max_buffer_size) when it is too small: to the size unpacked_size says,
+ * at least doubling. For a message that does not decode, the buffer grows
+ * until unpack itself fails for another reason, so that the status names
+ * the first fault in input order, as unpack reports it. */
 static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
                         const uint8_t *data, size_t len,
                         const ProtobufCIterOptions *opts,
                         ProtobufCIterStatus *status) {
   ptrdiff_t n = type->unpack(data, len, r->buf, r->buf_cap, opts, status);
   ptrdiff_t size;
-  size_t cap;
-  void *buf;
+  size_t want;
   if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
   size = type->unpacked_size(data, len, opts, status);
-  if (size < 0) return size;
-  cap = r->buf_cap > (size_t)size / 2 ? r->buf_cap * 2 : (size_t)size;
-  if (cap < (size_t)size) cap = (size_t)size; /* doubling wrapped */
-  buf = reader_alloc(r, cap);
-  if (buf == NULL) {
-    return stream_error(status, PROTOBUF_C_ITER_ERR_NO_MEMORY, 0,
-                        "the allocator failed");
+  /* A failing message: first try its wire size's worth more. */
+  want = size >= 0 ? (size_t)size : add_sat(r->buf_cap, add_sat(len, 4096));
+  for (;;) {
+    size_t cap = r->buf_cap <= SIZE_MAX / 2 && r->buf_cap * 2 > want
+                     ? r->buf_cap * 2
+                     : want;
+    int rc;
+    if (cap > r->max_buffer_size) cap = r->max_buffer_size;
+    if (cap < want || cap <= r->buf_cap) {
+      /* Over the limit. A failing message gets unpacked_size's report. */
+      if (size < 0) return type->unpacked_size(data, len, opts, status);
+      return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, 0,
+                          "decoding needs more than max_buffer_size");
+    }
+    rc = grow_buffer(r, cap);
+    if (rc < 0) return stream_error(status, rc, 0, "the allocator failed");
+    n = type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+    if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY || size >= 0) return n;
+    want = add_sat(r->buf_cap, r->buf_cap);
   }
-  reader_free(r, r->buf);
-  r->buf = buf;
-  r->buf_cap = cap;
-  return type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+}
+
+/* Whether an error from decoding a message is about the message itself, so
+ * that the reader moves past it. */
+static int about_message(ptrdiff_t code) {
+  switch (code) {
+    case PROTOBUF_C_ITER_ERR_MALFORMED:
+    case PROTOBUF_C_ITER_ERR_MISSING_REQUIRED:
+    case PROTOBUF_C_ITER_ERR_DEPTH:
+    case PROTOBUF_C_ITER_ERR_BAD_UTF8:
+    case PROTOBUF_C_ITER_ERR_TOO_LARGE:
+      return 1;
+    default:
+      return 0;
+  }
 }
 
 int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
@@ -199,7 +244,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                           "length prefix longer than 10 bytes");
     }
   }
-  if (len > r->max_message_size) {
+  /* The second test keeps prefix + len from wrapping whatever the limit. */
+  if (len > r->max_message_size || len > SIZE_MAX - prefix) {
     return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, r->offset,
                         "message longer than max_message_size");
   }
@@ -211,17 +257,19 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
   }
   p = cursor(r) + prefix;
   n = decode(r, type, p, (size_t)len, opts, status);
-  /* Past this message whatever the result: its length was sound. */
-  r->in_pos += prefix + (size_t)len;
   if (n < 0) {
     if (status != NULL && status->code == (int)n) {
-      status->offset += (size_t)(r->offset + prefix);
+      status->offset = status_offset(r->offset + prefix + status->offset);
     }
-    r->offset += prefix + len;
+    if (about_message(n)) {
+      r->in_pos += prefix + (size_t)len;
+      r->offset += prefix + len;
+    }
     return (int)n;
   }
+  r->in_pos += prefix + (size_t)len;
   r->offset += prefix + len;
-  if (status != NULL) status->offset = (size_t)r->offset;
+  if (status != NULL) status->offset = status_offset(r->offset);
   *msg = r->buf;
   return 1;
 }

@@ -104,7 +104,7 @@ extern "C" {
 #define PROTOBUF_C_ITER_ERR_ALIGNMENT (-5)
 
 /* An argument is invalid: `data` is NULL while `len` is not 0, `buf` is NULL
- * while `buf_size` is not 0, or `msg` is NULL. */
+ * while `buf_size` is not 0, `msg` is NULL, or an option flag is unknown. */
 #define PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT (-6)
 
 /* A `string` field is not valid UTF-8 (only with PROTOBUF_C_ITER_VALIDATE_UTF8). */
@@ -113,7 +113,8 @@ extern "C" {
 /* Reading a stream failed (stream.h; errno tells why). */
 #define PROTOBUF_C_ITER_ERR_IO (-8)
 
-/* A message in a stream is longer than the reader's limit (stream.h). */
+/* A message in a stream, or the buffer decoding it needs, is over the
+ * reader's limit (stream.h). */
 #define PROTOBUF_C_ITER_ERR_TOO_LARGE (-9)
 
 /* The deepest sub-message nesting accepted by default: the top-level message is level 0,

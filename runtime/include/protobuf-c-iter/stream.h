@@ -34,10 +34,18 @@ extern "C" {
  * PROTOBUF_C_ITER_ERR_TOO_LARGE beyond it. */
 #define PROTOBUF_C_ITER_READER_DEFAULT_MAX (64u << 20)
 
-/* A reader. Its members are private except `max_message_size`, which may
- * be changed between calls. */
+/* The largest decode buffer a reader grows to unless told otherwise. A
+ * message whose decoding needs more (merged sub-messages can need much more
+ * than their wire size) is refused with PROTOBUF_C_ITER_ERR_TOO_LARGE. */
+#define PROTOBUF_C_ITER_READER_DEFAULT_MAX_BUFFER (256u << 20)
+
+/* A reader. Its members are private except `max_message_size` and
+ * `max_buffer_size`, which may be changed between calls; together they
+ * bound what the reader allocates (its input buffer holds one message and
+ * its prefix, for FILE * and fd readers). */
 typedef struct ProtobufCIterReader {
   size_t max_message_size; /* PROTOBUF_C_ITER_READER_DEFAULT_MAX at init */
+  size_t max_buffer_size;  /* PROTOBUF_C_ITER_READER_DEFAULT_MAX_BUFFER */
 
   /* private */
   int kind;                /* memory, FILE * or file descriptor */
@@ -67,7 +75,9 @@ void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
                                       ProtobufCAllocator *allocator);
 
 /* A reader of file descriptor `fd` (it is not closed); reads are retried
- * on EINTR. */
+ * on EINTR. It reads ahead (up to 64 KiB, or a whole message): after the
+ * last message you take, bytes beyond it may already be consumed from
+ * `fd`. A FILE * reader reads exactly what each message needs. */
 void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
                                     ProtobufCAllocator *allocator);
 
@@ -81,14 +91,18 @@ void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
  *   0  the stream ended cleanly, between two messages;
  *   <0 PROTOBUF_C_ITER_ERR_MALFORMED (a bad length prefix, a stream that ends
  *      inside a message, or a message that does not decode),
- *      PROTOBUF_C_ITER_ERR_TOO_LARGE, PROTOBUF_C_ITER_ERR_IO (errno says
- *      why), PROTOBUF_C_ITER_ERR_NO_MEMORY (the allocator failed), or any
- *      error of the message's decoder.
+ *      PROTOBUF_C_ITER_ERR_TOO_LARGE (the message or its decode buffer is
+ *      over the limit), PROTOBUF_C_ITER_ERR_IO (errno says why),
+ *      PROTOBUF_C_ITER_ERR_NO_MEMORY (the allocator failed), or any error
+ *      of the message's decoder.
  * `status` (may be NULL) is filled as by x__iter_unpack_ex, its offset
- * counted from the start of the stream. After a decode error the reader
- * is past the failing message (its length was sound), so a caller may skip
- * it and go on; after any other error it does not move: calling again
- * reports the same error (after PROTOBUF_C_ITER_ERR_IO, retries the read).
+ * counted from the start of the stream (saturating at SIZE_MAX on hosts
+ * with a 32-bit size_t). After an error about the message itself
+ * (MALFORMED, MISSING_REQUIRED, DEPTH or BAD_UTF8 inside it, or a decode
+ * buffer over max_buffer_size) the reader is past that message, so a
+ * caller may skip it and go on; after any other error (a bad prefix, the
+ * stream's end, NO_MEMORY, IO, ALIGNMENT from a custom allocator, invalid
+ * options) it does not move: calling again retries.
  */
 int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                                 const ProtobufCIterType *type,
