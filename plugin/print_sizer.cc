@@ -207,7 +207,9 @@ ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof($struct$));
   if (r < 0) return r;
-  r = pbci_list_each(list, $lower$__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? $lower$__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, $lower$__iter_size_range, &s);
   if (r < 0) return r;
 )",
            "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);

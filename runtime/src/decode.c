@@ -230,35 +230,6 @@ const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
   return f.end;
 }
 
-ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
-  if (n > (PTRDIFF_MAX - PBCI_ALIGN) / elem_size) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  }
-  n = PBCI_ROUND(n * elem_size);
-  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->lo += n;
-  return 0;
-}
-
-ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
-  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->hi += n;
-  return 0;
-}
-
-ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p, const uint8_t *end) {
-  size_t n = (size_t)(end - p);
-  if ((s->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
-    return PROTOBUF_C_ITER_ERR_BAD_UTF8;
-  }
-  return pbci_size_bytes(s, n + 1);
-}
-
-ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
-  if (s->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) return 0;
-  return pbci_size_bytes(s, n);
-}
-
 ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f) {
   ptrdiff_t r;
   if (s->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;

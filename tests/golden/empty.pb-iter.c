@@ -151,7 +151,9 @@ ptrdiff_t iter__empty__empty__iter_measure(const PbciList *list, PbciSize *size,
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof(Iter__Empty__Empty));
   if (r < 0) return r;
-  r = pbci_list_each(list, iter__empty__empty__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? iter__empty__empty__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, iter__empty__empty__iter_size_range, &s);
   if (r < 0) return r;
   return 0;
 }
@@ -442,7 +444,9 @@ ptrdiff_t iter__empty__only_empty__iter_measure(const PbciList *list, PbciSize *
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof(Iter__Empty__OnlyEmpty));
   if (r < 0) return r;
-  r = pbci_list_each(list, iter__empty__only_empty__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? iter__empty__only_empty__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, iter__empty__only_empty__iter_size_range, &s);
   if (r < 0) return r;
   if (s.runs[0].count != 0) {
     r = iter__empty__only_empty__iter_close_run(&s, iter__empty__only_empty__iter_group0, 1, &s.runs[0]);

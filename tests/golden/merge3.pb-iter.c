@@ -198,7 +198,9 @@ ptrdiff_t iter__merge3__inner3__iter_measure(const PbciList *list, PbciSize *siz
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof(Iter__Merge3__Inner3));
   if (r < 0) return r;
-  r = pbci_list_each(list, iter__merge3__inner3__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? iter__merge3__inner3__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, iter__merge3__inner3__iter_size_range, &s);
   if (r < 0) return r;
   return 0;
 }
@@ -427,7 +429,9 @@ ptrdiff_t iter__merge3__outer3__iter_measure(const PbciList *list, PbciSize *siz
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof(Iter__Merge3__Outer3));
   if (r < 0) return r;
-  r = pbci_list_each(list, iter__merge3__outer3__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? iter__merge3__outer3__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, iter__merge3__outer3__iter_size_range, &s);
   if (r < 0) return r;
   if (s.runs[0].count != 0) {
     r = iter__merge3__outer3__iter_close_run(&s, iter__merge3__outer3__iter_group0, 1, &s.runs[0]);

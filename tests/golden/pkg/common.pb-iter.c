@@ -213,7 +213,9 @@ ptrdiff_t iter__pkg__common__point__iter_measure(const PbciList *list, PbciSize 
   s.depth = depth;
   r = pbci_size_array(size, 1, sizeof(Iter__Pkg__Common__Point));
   if (r < 0) return r;
-  r = pbci_list_each(list, iter__pkg__common__point__iter_size_range, &s);
+  /* One range (no merge) is the common case: no iteration. */
+  r = list->parent == NULL ? iter__pkg__common__point__iter_size_range(&s, list->p, list->end)
+                           : pbci_list_each(list, iter__pkg__common__point__iter_size_range, &s);
   if (r < 0) return r;
   return 0;
 }

@@ -351,6 +351,16 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
     switch (*p & 7u) {
       case PBCI_WT_VARINT:
         if (avail >= 1 && v[0] < 0x80) return f->end = v + 1;
+#if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
+        /* Up to 8 bytes: the first byte without the continuation bit, found
+         * in one 8-byte load. */
+        if (avail >= 8) {
+          uint64_t w, last;
+          memcpy(&w, v, sizeof w);
+          last = ~w & UINT64_C(0x8080808080808080);
+          if (last != 0) return f->end = v + (__builtin_ctzll(last) >> 3) + 1;
+        }
+#endif
         break;
       case PBCI_WT_LEN:
         if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
@@ -519,15 +529,42 @@ const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
 /* ---- measuring (unpacked_size) ---- */
 
 /* Adds an array of n elements of elem_size bytes to the low end. Returns 0,
- * or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed PTRDIFF_MAX. */
-ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size);
+ * or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed PTRDIFF_MAX.
+ * Inline, like the other size helpers: the sizer calls them per field. */
+PBCI_INLINE ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
+  if (n > (PTRDIFF_MAX - PBCI_ALIGN) / elem_size) {
+    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
+  n = PBCI_ROUND(n * elem_size);
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += n;
+  return 0;
+}
+
 /* Adds n bytes to the high end; same result convention. */
-ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n);
+PBCI_INLINE ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->hi += n;
+  return 0;
+}
+
 /* A string field's value [p, end): checks UTF-8 when the options ask, adds
  * its copy. */
-ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p, const uint8_t *end);
+PBCI_INLINE ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p,
+                                       const uint8_t *end) {
+  size_t n = (size_t)(end - p);
+  if ((s->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
+    return PROTOBUF_C_ITER_ERR_BAD_UTF8;
+  }
+  return pbci_size_bytes(s, n + 1);
+}
+
 /* A bytes field's value of n bytes: its copy, unless aliased. */
-ptrdiff_t pbci_size_binary(PbciSize *s, size_t n);
+PBCI_INLINE ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
+  if (s->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) return 0;
+  return pbci_size_bytes(s, n);
+}
+
 /* An unknown field: its copy, unless aliased or discarded. Returns 1 when it
  * will be stored (it needs an array entry), 0 when discarded, or an error. */
 ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f);
