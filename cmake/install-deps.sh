@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake make g++ gcc clang libclang-rt-14-dev pkg-config
           protobuf-compiler libprotobuf-dev libprotoc-dev
           protobuf-c-compiler libprotobuf-c-dev
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev valgrind)
 
 missing=()
 for p in "${packages[@]}"; do
