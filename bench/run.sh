@@ -29,6 +29,26 @@ mkdir -p "$results"
   --benchmark_out="$results/raw.json" --benchmark_out_format=json \
   --report_dir="$results" "$@"
 
+# Code size: each bench schema's generated decoders (.pb-iter.o) against
+# protoc-c's own .pb-c.o for the same file, as built above.
+{
+  echo
+  echo "**Generated code size** (\`size\`: text + data bytes of the objects built above)"
+  echo
+  echo "| file | messages | protoc-c .pb-c.o | iter .pb-iter.o | iter / protoc-c | iter per message |"
+  echo "|---|--:|--:|--:|--:|--:|"
+  find "$build" -name '*.pb-iter.c.o' | sort | while read -r iter_o; do
+    pbc_o=${iter_o%.pb-iter.c.o}.pb-c.c.o
+    [[ -f "$pbc_o" ]] || continue
+    name=$(basename "${iter_o%.pb-iter.c.o}").proto
+    messages=$(nm "$iter_o" | grep -c ' [DR] .*__iter_type$' || true)
+    iter_size=$(size "$iter_o" | awk 'NR == 2 { print $1 + $2 }')
+    pbc_size=$(size "$pbc_o" | awk 'NR == 2 { print $1 + $2 }')
+    awk -v n="$name" -v m="$messages" -v i="$iter_size" -v c="$pbc_size" \
+      'BEGIN { printf "| %s | %d | %d | %d | %.2fx | %d |\n", n, m, c, i, i / c, i / m }'
+  done
+} >> "$results/report.md"
+
 # README.md: replace what lies between the markers with the new tables.
 readme=$root/README.md
 begin='<!-- bench-report:begin -->'

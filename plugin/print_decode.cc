@@ -290,9 +290,15 @@ static const uint8_t *$lower$__iter_reserve($struct$ *msg, const uint8_t *p,
       continue;
     }
     if (!f.packable) {
-      p->Print("      case $number$: /* $comment$ */\n        $count$++;\n        break;\n",
-               "number", std::to_string(f.number), "comment", f.comment, "count",
-               f.count_member);
+      p->Print("      case $number$: /* $comment$ */\n        $count$++;\n", "number",
+               std::to_string(f.number), "comment", f.comment, "count", f.count_member);
+      if (f.number < 16) {
+        // Repeated strings and messages usually come in one run: skip it
+        // without dispatching each element.
+        p->Print("        next = pbci_skip_run(next, end, $key$, &$count$);\n", "key",
+                 std::to_string(f.number << 3 | 2), "count", f.count_member);
+      }
+      p->Print("        break;\n");
       continue;
     }
     // A packed run's elements: varints counted by their last bytes (an

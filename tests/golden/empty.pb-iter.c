@@ -227,6 +227,7 @@ static const uint8_t *iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmp
     switch (f.tag >> 3) {
       case 2: /* repeated iter.empty.Empty es = 2 */
         n_es++;
+        next = pbci_skip_run(next, end, 18, &n_es);
         break;
       case 1:
         break;

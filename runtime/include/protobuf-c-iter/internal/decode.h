@@ -392,6 +392,21 @@ size_t pbci_count_elements(const PbciField *f, int elem_size);
  * malformed one still at least what decoding it stores before failing. */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
+/* Skips the fields from p on that repeat the one-byte key `key` of a
+ * length-delimited field with a one-byte length (a run of repeated strings
+ * or messages, the usual layout), adding their number to *n. Stops at the
+ * first other field, or one it cannot read quickly; the caller's scan
+ * handles it. */
+PBCI_INLINE const uint8_t *pbci_skip_run(const uint8_t *p, const uint8_t *end,
+                                         uint8_t key, size_t *n) {
+  while ((size_t)(end - p) >= 2 && p[0] == key && p[1] < 0x80 &&
+         (size_t)(end - p) - 2 >= p[1]) {
+    p += 2 + p[1];
+    ++*n;
+  }
+  return p;
+}
+
 /* The fixed-width values of a packed run, or (size_t)-1 when its length is
  * not a multiple of `size`. */
 PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
