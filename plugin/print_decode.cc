@@ -216,7 +216,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
     // matches (the runtime decides).
     vars["bits"] = std::to_string(f.fixed_size * 8);
     p->Print(vars, R"(      {
-        size_t n = pbci_read_fixed$bits$_run(msg->$member$ + msg->$count$, p, value_end);
+        size_t n = pbci_read_fixed$bits$_run(msg->$member$, msg->$count$, p, value_end);
         if (n == (size_t)-1) goto malformed;
         msg->$count$ += n;
       }
@@ -225,14 +225,15 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
     PrintNext(f, p);
     return;
   }
-  // The array end in a local: stores through `out` cannot change it.
-  p->Print(vars, R"(      {
+  // The array end in a local: stores through `out` cannot change it. An
+  // empty run may find no array at all (NULL + 0 is undefined in C).
+  p->Print(vars, R"(      if (p < value_end) {
         $array_elem$ *out = msg->$member$ + msg->$count$;
-        while (p < value_end) {
+        do {
           $read$
           if (p == NULL) goto malformed;
           *out++ = $value$;
-        }
+        } while (p < value_end);
         msg->$count$ = (size_t)(out - msg->$member$);
       }
 )");

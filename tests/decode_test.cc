@@ -92,6 +92,31 @@ TEST(SeedMessages, RepeatedPacked) {
   EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.merge.PackedField"), in), "");
 }
 
+// Regression (found by fuzz_scalars2 after the packed-run rewrite): an
+// empty packed run of a field with no array yet computed NULL + 0, which is
+// undefined in C (clang's UBSan reports it). Every packed kind, empty, then
+// one element after an empty run.
+TEST(Regression, NullArrayPlusZeroForEmptyPackedRun) {
+  for (int number : {41, 42, 43, 44, 45, 46}) {
+    const std::string in = Bytes({((number << 3 | 2) & 0x7f) | 0x80, number >> 4, 0x00});
+    Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+    ASSERT_GE(m.code(), 0) << number;
+    EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.test.Scalars2"), in), "") << number;
+  }
+  // A non-empty run without a last byte (count 0): malformed, no NULL + 0.
+  const std::string unterminated = Bytes({0xf2, 0x02, 0x02, 0xff, 0xff});
+  Decoded<Iter__Test__Scalars2> bad("iter.test.Scalars2", unterminated);
+  EXPECT_EQ(bad.code(), PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.test.Scalars2"), unterminated), "");
+  // p_fixed32 (43): empty, then one element.
+  const std::string in = Bytes({0xda, 0x02, 0x00, 0xda, 0x02, 0x04, 1, 0, 0, 0});
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+  ASSERT_GE(m.code(), 0);
+  ASSERT_EQ(m->n_p_fixed32, 1u);
+  EXPECT_EQ(m->p_fixed32[0], 1u);
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.test.Scalars2"), in), "");
+}
+
 TEST(SeedMessages, RequiredFieldMissingIsRejected) {
   // RequiredField2 with f1 = 10 and the required f2 missing (F1V10).
   const std::string in = Bytes({0x08, 0x0a});

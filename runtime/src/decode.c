@@ -146,6 +146,9 @@ size_t pbci_count_elements(const PbciField *f, int elem_size) {
 
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   size_t n = 0;
+  /* A run must end with a last byte: then a non-empty run counts at least
+   * one element, and its array exists before decoding appends to it. */
+  if (p < end && end[-1] >= 0x80) return (size_t)-1;
   while ((size_t)(end - p) >= 8) {
     uint64_t w, last;
     memcpy(&w, p, sizeof w);

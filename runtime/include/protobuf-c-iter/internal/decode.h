@@ -257,9 +257,10 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
   return p + 8;
 }
 
-/* Packed runs of fixed-width values, [p, end): stores the (end - p) / size
- * values into dst, an array of uint32_t, int32_t or float (32) or uint64_t,
- * int64_t or double (64), and returns their number, or (size_t)-1 when the
+/* Packed runs of fixed-width values, [p, end): appends the (end - p) / size
+ * values to `array` (holding n_old of them), an array of uint32_t, int32_t
+ * or float (32) or uint64_t, int64_t or double (64), and returns their
+ * number, or (size_t)-1 when the
  * run's length is not a multiple of the size. On a little-endian host the
  * wire bytes are the array's bytes: one memcpy. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
@@ -269,33 +270,39 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
 #define PBCI_LITTLE_ENDIAN 0
 #endif
 
-PBCI_INLINE size_t pbci_read_fixed32_run(void *dst, const uint8_t *p,
-                                           const uint8_t *end) {
+PBCI_INLINE size_t pbci_read_fixed32_run(void *array, size_t n_old,
+                                           const uint8_t *p, const uint8_t *end) {
   size_t len = (size_t)(end - p), i;
+  unsigned char *dst;
   if (len % 4 != 0) return (size_t)-1;
+  if (len == 0) return 0; /* the array may be NULL: no arithmetic on it */
+  dst = (unsigned char *)array + n_old * 4;
   if (PBCI_LITTLE_ENDIAN) {
-    if (len != 0) memcpy(dst, p, len);
+    memcpy(dst, p, len);
   } else {
     for (i = 0; i < len / 4; i++) {
       uint32_t v;
       pbci_read_fixed32(p + 4 * i, end, &v);
-      memcpy((unsigned char *)dst + 4 * i, &v, 4);
+      memcpy(dst + 4 * i, &v, 4);
     }
   }
   return len / 4;
 }
 
-PBCI_INLINE size_t pbci_read_fixed64_run(void *dst, const uint8_t *p,
-                                           const uint8_t *end) {
+PBCI_INLINE size_t pbci_read_fixed64_run(void *array, size_t n_old,
+                                           const uint8_t *p, const uint8_t *end) {
   size_t len = (size_t)(end - p), i;
+  unsigned char *dst;
   if (len % 8 != 0) return (size_t)-1;
+  if (len == 0) return 0; /* the array may be NULL: no arithmetic on it */
+  dst = (unsigned char *)array + n_old * 8;
   if (PBCI_LITTLE_ENDIAN) {
-    if (len != 0) memcpy(dst, p, len);
+    memcpy(dst, p, len);
   } else {
     for (i = 0; i < len / 8; i++) {
       uint64_t v;
       pbci_read_fixed64(p + 8 * i, end, &v);
-      memcpy((unsigned char *)dst + 8 * i, &v, 8);
+      memcpy(dst + 8 * i, &v, 8);
     }
   }
   return len / 8;
@@ -388,8 +395,10 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
 size_t pbci_count_elements(const PbciField *f, int elem_size);
 
 /* The varints a packed run [p, end) holds at most: its bytes without the
- * continuation bit, eight at a time. Exact for a well-formed run; for a
- * malformed one still at least what decoding it stores before failing. */
+ * continuation bit, eight at a time; (size_t)-1 when its last byte has the
+ * continuation bit. Exact for a well-formed run; for another malformed one
+ * still at least what decoding it stores before failing (over-long varints
+ * are found then). */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
 /* Skips the fields from p on that repeat the one-byte key `key` of a
