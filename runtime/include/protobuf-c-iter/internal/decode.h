@@ -231,6 +231,14 @@ PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
     *value_end = p + 1 + *p;
     return p + 1;
   }
+  /* 128 to 16383 bytes: sub-messages, long strings. */
+  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+    size_t n = (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
+    if ((size_t)(end - p - 2) >= n) {
+      *value_end = p + 2 + n;
+      return p + 2;
+    }
+  }
   {
     PbciSpan r = pbci_read_len_slow(p, end);
     *value_end = r.end;
@@ -347,43 +355,53 @@ const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
                                     PbciField *f);
 PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
                                              const uint8_t *end, PbciField *f) {
-  /* A one-byte key and a one-byte varint or length, or a fixed value. */
+  /* A one- or two-byte key (fields 1 to 2047) and a short varint, a
+   * one-byte length or a fixed value. */
+  const uint8_t *v;
+  size_t avail;
+  uint64_t tag;
   if (p < end && *p < 0x80 && *p >= 0x08) {
-    const uint8_t *v = p + 1;
-    size_t avail = (size_t)(end - v);
-    f->key = p;
-    f->tag = *p;
-    f->raw = v;
-    f->value = v;
-    switch (*p & 7u) {
-      case PBCI_WT_VARINT:
-        if (avail >= 1 && v[0] < 0x80) return f->end = v + 1;
+    tag = *p;
+    v = p + 1;
+  } else if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+    tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    v = p + 2;
+  } else {
+    return pbci_next_field_slow(p, end, f);
+  }
+  avail = (size_t)(end - v);
+  f->key = p;
+  f->tag = tag;
+  f->raw = v;
+  f->value = v;
+  switch (tag & 7u) {
+    case PBCI_WT_VARINT:
+      if (avail >= 1 && v[0] < 0x80) return f->end = v + 1;
 #if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
-        /* Up to 8 bytes: the first byte without the continuation bit, found
-         * in one 8-byte load. */
-        if (avail >= 8) {
-          uint64_t w, last;
-          memcpy(&w, v, sizeof w);
-          last = ~w & UINT64_C(0x8080808080808080);
-          if (last != 0) return f->end = v + (__builtin_ctzll(last) >> 3) + 1;
-        }
+      /* Up to 8 bytes: the first byte without the continuation bit, found
+       * in one 8-byte load. */
+      if (avail >= 8) {
+        uint64_t w, last;
+        memcpy(&w, v, sizeof w);
+        last = ~w & UINT64_C(0x8080808080808080);
+        if (last != 0) return f->end = v + (__builtin_ctzll(last) >> 3) + 1;
+      }
 #endif
-        break;
-      case PBCI_WT_LEN:
-        if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
-          f->value = v + 1;
-          return f->end = v + 1 + v[0];
-        }
-        break;
-      case PBCI_WT_32BIT:
-        if (avail >= 4) return f->end = v + 4;
-        break;
-      case PBCI_WT_64BIT:
-        if (avail >= 8) return f->end = v + 8;
-        break;
-      default:
-        break;
-    }
+      break;
+    case PBCI_WT_LEN:
+      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
+        f->value = v + 1;
+        return f->end = v + 1 + v[0];
+      }
+      break;
+    case PBCI_WT_32BIT:
+      if (avail >= 4) return f->end = v + 4;
+      break;
+    case PBCI_WT_64BIT:
+      if (avail >= 8) return f->end = v + 8;
+      break;
+    default:
+      break;
   }
   return pbci_next_field_slow(p, end, f);
 }
