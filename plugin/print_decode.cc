@@ -214,9 +214,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   if (f.fixed_size != 0) {
     // Little-endian wire values: one copy for the run where the host
     // matches (the runtime decides).
-    vars["bits"] = std::to_string(f.fixed_size * 8);
+    vars["size"] = std::to_string(f.fixed_size);
     p->Print(vars, R"(      {
-        size_t n = pbci_read_fixed$bits$_run(msg->$member$, msg->$count$, p, value_end);
+        size_t n = pbci_read_fixed_run(msg->$member$, msg->$count$, $size$, p, value_end);
         if (n == (size_t)-1) goto malformed;
         msg->$count$ += n;
       }

@@ -1,12 +1,10 @@
 // The decode options (ALIAS_BYTES, VALIDATE_UTF8, DISCARD_UNKNOWN,
-// max_depth), the status report of every error kind, x__iter_type, and the
-// stream reader.
+// max_depth), the status report of every error kind, and x__iter_type. The
+// stream reader has stream_test.cc.
 #include <gtest/gtest.h>
-#include <protobuf-c-iter/stream.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,27 +12,11 @@
 #include "options.pb-iter.h"
 #include "scalars3.pb-iter.h"
 #include "support/option_check.h"
+#include "support/wire.h"
 
 namespace pbci_test {
 namespace {
 
-// ---- building wire bytes by hand ----
-
-std::string Varint(uint64_t v) {
-  std::string s;
-  do {
-    s += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-    v >>= 7;
-  } while (v != 0);
-  return s;
-}
-std::string Key(uint32_t number, uint32_t wire_type) {
-  return Varint(uint64_t{number} << 3 | wire_type);
-}
-std::string VarintField(uint32_t number, uint64_t v) { return Key(number, 0) + Varint(v); }
-std::string LenField(uint32_t number, const std::string& payload) {
-  return Key(number, 2) + Varint(payload.size()) + payload;
-}
 const uint8_t* Data(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // A heap buffer of exactly the size asked, so ASan sees any overrun.

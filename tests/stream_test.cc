@@ -13,19 +13,10 @@
 
 #include "merge.pb-iter.h"
 #include "merge3.pb-iter.h"
+#include "support/wire.h"
 
 namespace pbci_test {
 namespace {
-
-std::string Varint(uint64_t v) {
-  std::string s;
-  do {
-    s += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-    v >>= 7;
-  } while (v != 0);
-  return s;
-}
-std::string Delimited(const std::string& m) { return Varint(m.size()) + m; }
 
 // Plain with a = i and `data` of i bytes (so later messages need more room).
 std::string PlainWire(int i) {

@@ -265,12 +265,12 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
   return p + 8;
 }
 
-/* Packed runs of fixed-width values, [p, end): appends the (end - p) / size
- * values to `array` (holding n_old of them), an array of uint32_t, int32_t
- * or float (32) or uint64_t, int64_t or double (64), and returns their
- * number, or (size_t)-1 when the
- * run's length is not a multiple of the size. On a little-endian host the
- * wire bytes are the array's bytes: one memcpy. */
+/* A packed run of fixed-width values, [p, end): appends its (end - p) / size
+ * values (size 4: uint32_t, int32_t or float; 8: uint64_t, int64_t or
+ * double) to `array`, which holds n_old of them, and returns their number,
+ * or (size_t)-1 when the run's length is not a multiple of `size`. On a
+ * little-endian host the wire bytes are the array's bytes: one memcpy.
+ * Called with a constant size, which inlining folds. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define PBCI_LITTLE_ENDIAN 1
@@ -278,42 +278,29 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
 #define PBCI_LITTLE_ENDIAN 0
 #endif
 
-PBCI_INLINE size_t pbci_read_fixed32_run(void *array, size_t n_old,
-                                           const uint8_t *p, const uint8_t *end) {
+PBCI_INLINE size_t pbci_read_fixed_run(void *array, size_t n_old, size_t size,
+                                       const uint8_t *p, const uint8_t *end) {
   size_t len = (size_t)(end - p), i;
   unsigned char *dst;
-  if (len % 4 != 0) return (size_t)-1;
+  if (len % size != 0) return (size_t)-1;
   if (len == 0) return 0; /* the array may be NULL: no arithmetic on it */
-  dst = (unsigned char *)array + n_old * 4;
+  dst = (unsigned char *)array + n_old * size;
   if (PBCI_LITTLE_ENDIAN) {
     memcpy(dst, p, len);
-  } else {
-    for (i = 0; i < len / 4; i++) {
+    return len / size;
+  }
+  for (i = 0; i < len; i += size) {
+    if (size == 4) {
       uint32_t v;
-      pbci_read_fixed32(p + 4 * i, end, &v);
-      memcpy(dst + 4 * i, &v, 4);
-    }
-  }
-  return len / 4;
-}
-
-PBCI_INLINE size_t pbci_read_fixed64_run(void *array, size_t n_old,
-                                           const uint8_t *p, const uint8_t *end) {
-  size_t len = (size_t)(end - p), i;
-  unsigned char *dst;
-  if (len % 8 != 0) return (size_t)-1;
-  if (len == 0) return 0; /* the array may be NULL: no arithmetic on it */
-  dst = (unsigned char *)array + n_old * 8;
-  if (PBCI_LITTLE_ENDIAN) {
-    memcpy(dst, p, len);
-  } else {
-    for (i = 0; i < len / 8; i++) {
+      pbci_read_fixed32(p + i, end, &v);
+      memcpy(dst + i, &v, 4);
+    } else {
       uint64_t v;
-      pbci_read_fixed64(p + 8 * i, end, &v);
-      memcpy(dst + 8 * i, &v, 8);
+      pbci_read_fixed64(p + i, end, &v);
+      memcpy(dst + i, &v, 8);
     }
   }
-  return len / 8;
+  return len / size;
 }
 
 /* ---- converting raw values ---- */
