@@ -64,8 +64,8 @@ void PrintNext(const FieldModel& f, Printer* p) {
       p->Print(vars, "      if (p < limit && p[0] == $b0$) {\n");
     } else {
       vars["b1"] = Hex(next.key[1]);
-      p->Print(vars,
-               "      if ((size_t)(limit - p) >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
+      // Signed: false if p were ever past limit.
+      p->Print(vars, "      if (limit - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");

@@ -117,6 +117,46 @@ TEST(Regression, NullArrayPlusZeroForEmptyPackedRun) {
   EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.test.Scalars2"), in), "");
 }
 
+// Regression (found in review): counting packed varints eight bytes at a
+// time no longer noticed a varint over 10 bytes, so the array-sizing scan
+// went on and reserved the arrays of every later field: a tight buffer gave
+// NO_MEMORY before decoding reached the fault. Runs of 10 continuation
+// bytes inside a word, across two words, and at the end.
+TEST(Regression, OverlongVarintInPackedRunStopsTheReserveScan) {
+  std::string strings;
+  for (int i = 0; i < 50; i++) strings += Bytes({0x92, 0x02, 0x03, 'a', 'b', 'c'});  // r_string
+  for (const std::string& run :
+       {std::string(10, '\x80') + "\x01", "\x01" + std::string(10, '\x80') + "\x01",
+        "\x01" + std::string(10, '\x80') + std::string(5, '\x01'),
+        std::string(3, '\x01') + std::string(12, '\x80') + "\x01"}) {
+    const std::string in = Bytes({0xca, 0x02, static_cast<int>(run.size())}) + run + strings;
+    const IterType& t = TypeNamed("iter.test.Scalars2");
+    EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+    // Room for the struct only: the fault is found before any array.
+    ExactBuffer tight((sizeof(Iter__Test__Scalars2) + 7) & ~size_t{7});
+    EXPECT_EQ(t.unpack(Data(in), in.size(), tight.data, tight.size),
+              PROTOBUF_C_ITER_ERR_MALFORMED)
+        << Hex(run);
+    EXPECT_EQ(CheckAgainstProtobufC(t, in), "") << Hex(run);
+  }
+}
+
+// The decoder reads its input twice (array sizes are counted ahead), so a
+// buffer overlapping the input, which decoding would overwrite, is refused.
+TEST(Api, OverlappingInputAndBufferAreRejected) {
+  ExactBuffer buf(4096);
+  auto* bytes = static_cast<uint8_t*>(buf.data);
+  const std::string in = Bytes({0x08, 0x05});
+  std::memcpy(bytes + 1024, in.data(), in.size());
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  EXPECT_EQ(t.unpack(bytes + 1024, in.size(), buf.data, buf.size),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(t.unpack(bytes + 1024, in.size(), bytes + 1024 - 16, 1024),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  // Adjacent is fine.
+  EXPECT_GT(t.unpack(bytes + 1024, in.size(), buf.data, 1024), 0);
+}
+
 TEST(SeedMessages, RequiredFieldMissingIsRejected) {
   // RequiredField2 with f1 = 10 and the required f2 missing (F1V10).
   const std::string in = Bytes({0x08, 0x0a});

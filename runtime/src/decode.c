@@ -146,20 +146,38 @@ size_t pbci_count_elements(const PbciField *f, int elem_size) {
 
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   size_t n = 0;
+  size_t run = 0; /* continuation bytes since the last last byte */
   /* A run must end with a last byte: then a non-empty run counts at least
    * one element, and its array exists before decoding appends to it. */
   if (p < end && end[-1] >= 0x80) return (size_t)-1;
+#if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
   while ((size_t)(end - p) >= 8) {
     uint64_t w, last;
     memcpy(&w, p, sizeof w);
-    /* One bit per last byte (top bit clear), at bit 7 of its byte; the
-     * multiplication adds the eight bytes into the top one. The order of
-     * the bytes does not matter, so neither does the host's endianness. */
-    last = (~w & UINT64_C(0x8080808080808080)) >> 7;
-    n += (size_t)((last * UINT64_C(0x0101010101010101)) >> 56);
+    /* One bit per last byte (top bit clear), at bit 7 of its byte. */
+    last = ~w & UINT64_C(0x8080808080808080);
+    if (last == 0) {
+      run += 8;
+      if (run >= 10) return (size_t)-1; /* a varint over 10 bytes */
+    } else {
+      /* Continuation bytes before the word's first last byte extend the
+       * run; those after its last one start the next. */
+      if (run + (size_t)(__builtin_ctzll(last) >> 3) >= 10) return (size_t)-1;
+      run = (size_t)(__builtin_clzll(last) >> 3);
+      /* The multiplication adds the eight bytes' bits into the top byte. */
+      n += (size_t)(((last >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+    }
     p += 8;
   }
-  for (; p < end; p++) n += *p < 0x80;
+#endif
+  for (; p < end; p++) {
+    if (*p < 0x80) {
+      n++;
+      run = 0;
+    } else if (++run == 10) {
+      return (size_t)-1;
+    }
+  }
   return n;
 }
 
@@ -169,6 +187,12 @@ ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
   if (buf == NULL && buf_size != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   if ((uintptr_t)buf % PROTOBUF_C_ITER_BUF_ALIGN != 0) {
     return PROTOBUF_C_ITER_ERR_ALIGNMENT;
+  }
+  /* The decoder reads data twice (array sizes are counted ahead): writing
+   * into it while decoding would break the counts. */
+  if (len != 0 && buf_size != 0 && (uintptr_t)data < (uintptr_t)buf + buf_size &&
+      (uintptr_t)buf < (uintptr_t)data + len) {
+    return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   }
   /* Results are ptrdiff_t: never use more than PTRDIFF_MAX bytes. */
   if (buf_size > PTRDIFF_MAX) buf_size = PTRDIFF_MAX;

@@ -39,6 +39,9 @@
  *       The type's descriptor and _ex functions, for generic code such as
  *       the stream reader (<protobuf-c-iter/stream.h>).
  *
+ * The input must not change during a call, and `buf` must not overlap it:
+ * decoding reads the input twice (array sizes are counted ahead).
+ *
  * Guarantees (see docs/SECURITY.md for the full model):
  *  - No function allocates memory, and none reads outside [data, data + len)
  *    or writes outside [buf, buf + buf_size).
@@ -104,7 +107,8 @@ extern "C" {
 #define PROTOBUF_C_ITER_ERR_ALIGNMENT (-5)
 
 /* An argument is invalid: `data` is NULL while `len` is not 0, `buf` is NULL
- * while `buf_size` is not 0, `msg` is NULL, or an option flag is unknown. */
+ * while `buf_size` is not 0, `buf` overlaps `data`, `msg` is NULL, or an
+ * option flag is unknown. */
 #define PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT (-6)
 
 /* A `string` field is not valid UTF-8 (only with PROTOBUF_C_ITER_VALIDATE_UTF8). */

@@ -399,11 +399,9 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
  * Returns (size_t)-1 for a malformed packed run. */
 size_t pbci_count_elements(const PbciField *f, int elem_size);
 
-/* The varints a packed run [p, end) holds at most: its bytes without the
- * continuation bit, eight at a time; (size_t)-1 when its last byte has the
- * continuation bit. Exact for a well-formed run; for another malformed one
- * still at least what decoding it stores before failing (over-long varints
- * are found then). */
+/* The varints of a packed run [p, end): its bytes without the continuation
+ * bit, counted eight at a time; (size_t)-1 when the run is malformed (its
+ * last byte has the continuation bit, or a varint is over 10 bytes). */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
 /* Skips the fields from p on that repeat the one-byte key `key` of a
