@@ -311,7 +311,7 @@ static const uint8_t *$lower$__iter_reserve($struct$ *msg, const uint8_t *p,
         } else {
           size_t n = $counter$;
           if (n == (size_t)-1) {
-            next = NULL; /* a packed run of the wrong length */
+            next = NULL; /* a malformed packed run */
             break;
           }
           $count$ += n;
