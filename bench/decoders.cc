@@ -9,13 +9,16 @@ PROTOBUF_C_ITER_BUFFER(g_iter_buffer, kBlockSize);
 
 // A protobuf-c message's content, as libprotobuf sees its wire form.
 bool PackInto(const ProtobufCMessage* msg, google::protobuf::Message* out) {
-  if (msg == nullptr) return false;
-  std::string wire(protobuf_c_message_get_packed_size(msg), '\0');
-  protobuf_c_message_pack(msg, reinterpret_cast<uint8_t*>(&wire[0]));
-  return out->ParseFromString(wire);
+  return msg != nullptr && out->ParseFromString(Repack(msg));
 }
 
 }  // namespace
+
+std::string Repack(const ProtobufCMessage* msg) {
+  std::string wire(protobuf_c_message_get_packed_size(msg), '\0');
+  protobuf_c_message_pack(msg, reinterpret_cast<uint8_t*>(&wire[0]));
+  return wire;
+}
 
 unsigned char* const IterDecoder::buffer_ = g_iter_buffer.bytes;
 

@@ -21,6 +21,9 @@
 
 namespace pbci_bench {
 
+// A protobuf-c message's wire form, packed by protobuf-c.
+std::string Repack(const ProtobufCMessage* msg);
+
 // Bytes of the reused block given to iter, the linear allocator and the
 // libprotobuf arena; large enough for every bench input.
 constexpr size_t kBlockSize = size_t{1} << 20;

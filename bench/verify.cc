@@ -34,12 +34,6 @@ std::string Check(const char* name, D* decoder, const Input& in,
   return "";
 }
 
-std::string Repack(const ProtobufCMessage* msg) {
-  std::string wire(protobuf_c_message_get_packed_size(msg), '\0');
-  protobuf_c_message_pack(msg, reinterpret_cast<uint8_t*>(&wire[0]));
-  return wire;
-}
-
 }  // namespace
 
 std::string Verify(const Input& in) {

@@ -417,26 +417,24 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
       PrintSingular(f, FieldVars(m, f), p);
     }
   }
+  p->Print(R"(    default:
+      if ($lower$__iter_is_field(tag >> 3)) goto malformed;
+)",
+           "lower", m.lower);
+  PrintReserveCall({{"lower", m.lower}}, p);
+  p->Print(R"(      p = pbci_store_unknown(arena, &msg->$base$, field, end, &r);
+      if (p == NULL) goto fail;
+      break;
+)",
+           "base", m.base_member);
   p->Outdent();
-  p->Print(R"(      default:
-        if ($lower$__iter_is_field(tag >> 3)) goto malformed;
-        if (!reserved) {
-          limit = $lower$__iter_reserve(msg, field, end, arena);
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->$base$, field, end, &r);
-        if (p == NULL) goto fail;
-        break;
-    }
+  p->Print(R"(    }
   }
   if (limit != end) {
     field = limit;
     goto malformed;
   }
-)",
-           "lower", m.lower, "base", m.base_member);
+)");
   PrintRequiredCheck(m, "&arena->ctx", p);
   p->Print("  return 0;\n");
   if (Any(m,

@@ -57,91 +57,60 @@ PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end) {
   return r;
 }
 
+/* The end of a value of wire type `wire_type` at p, setting *value to
+ * where its contents start (after a length prefix); NULL when malformed,
+ * wire types 3 and 4 (groups), 6 and 7 included. */
+static const uint8_t *value_end(const uint8_t *p, const uint8_t *end,
+                                uint32_t wire_type, const uint8_t **value) {
+  const uint8_t *contents_end = NULL;
+  uint64_t v;
+  *value = p;
+  switch (wire_type) {
+    case PBCI_WT_VARINT:
+      return pbci_read_varint(p, end, &v);
+    case PBCI_WT_64BIT:
+      return (size_t)(end - p) >= 8 ? p + 8 : NULL;
+    case PBCI_WT_32BIT:
+      return (size_t)(end - p) >= 4 ? p + 4 : NULL;
+    case PBCI_WT_LEN:
+      *value = pbci_read_len(p, end, &contents_end);
+      return *value != NULL ? contents_end : NULL;
+    default:
+      return NULL;
+  }
+}
+
 /* protobuf-c 1.4.1 reads a bool as true when any byte of the field's value,
  * length prefix included, has one of its low 7 bits set, whatever the wire
  * type. */
-static protobuf_c_boolean any_low_bits(const uint8_t *p, const uint8_t *end) {
-  for (; p < end; p++) {
-    if (*p & 0x7f) return 1;
-  }
-  return 0;
-}
-
 PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
                              uint32_t wire_type) {
   PbciRead r = {NULL, 0};
-  const uint8_t *next;
-  uint64_t v;
-  switch (wire_type) {
-    case PBCI_WT_VARINT:
-      next = pbci_read_varint(p, end, &v);
-      break;
-    case PBCI_WT_64BIT:
-      next = (size_t)(end - p) >= 8 ? p + 8 : NULL;
-      break;
-    case PBCI_WT_32BIT:
-      next = (size_t)(end - p) >= 4 ? p + 4 : NULL;
-      break;
-    case PBCI_WT_LEN:
-      next = pbci_read_len(p, end, &next) ? next : NULL;
-      break;
-    default:
-      return r;
-  }
+  const uint8_t *value;
+  const uint8_t *next = value_end(p, end, wire_type, &value);
   if (next != NULL) {
     r.p = next;
-    r.v = any_low_bits(p, next);
+    for (; p < next; p++) {
+      if (*p & 0x7f) r.v = 1;
+    }
   }
   return r;
 }
 
 const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
                                     PbciField *f) {
-  uint64_t v;
   f->key = p;
   p = pbci_read_tag(p, end, &f->tag);
   if (p == NULL) return NULL;
   f->raw = p;
-  f->value = p;
-  switch ((uint32_t)(f->tag & 7)) {
-    case PBCI_WT_VARINT:
-      f->end = pbci_read_varint(p, end, &v);
-      break;
-    case PBCI_WT_64BIT:
-      f->end = (size_t)(end - p) >= 8 ? p + 8 : NULL;
-      break;
-    case PBCI_WT_32BIT:
-      f->end = (size_t)(end - p) >= 4 ? p + 4 : NULL;
-      break;
-    case PBCI_WT_LEN:
-      f->value = pbci_read_len(p, end, &f->end);
-      if (f->value == NULL) return NULL;
-      break;
-    default: /* 3 and 4 (groups), 6, 7 */
-      return NULL;
-  }
+  f->end = value_end(p, end, (uint32_t)(f->tag & 7), &f->value);
   return f->end;
 }
 
 size_t pbci_count_elements(const PbciField *f, int elem_size) {
-  const uint8_t *p;
-  size_t n = 0, run = 0;
   if ((f->tag & 7) != PBCI_WT_LEN || elem_size < 0) return 1;
-  if (elem_size > 0) {
-    size_t len = (size_t)(f->end - f->value);
-    return len % (size_t)elem_size == 0 ? len / (size_t)elem_size : (size_t)-1;
-  }
-  /* Packed varints: one element per byte without the continuation bit;
-   * the run must end on such a byte and no varint may exceed 10 bytes. */
-  for (p = f->value; p < f->end; p++) {
-    if (*p < 0x80) {
-      n++;
-      run = 0;
-    } else if (++run == 10) {
-      return (size_t)-1;
-    }
-  }
-  return run == 0 ? n : (size_t)-1;
+  if (elem_size > 0) return pbci_count_fixed(f->value, f->end, (size_t)elem_size);
+  return pbci_count_varints(f->value, f->end);
 }
 
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {

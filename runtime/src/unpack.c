@@ -94,14 +94,13 @@ ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
   return finish(&size.ctx, r, len);
 }
 
-/* What is wrong with the field at [at, end) when it was found malformed:
- * its framing, or else its value for the field's type. */
+/* What is wrong with the field at [at, end), found malformed, whose key
+ * ends at key_end (NULL: unreadable) and reads as `tag`: its framing, or
+ * else its value for the field's type. */
 static const char *describe_malformed(const uint8_t *at, const uint8_t *end,
-                                      uint32_t *number) {
+                                      const uint8_t *key_end, uint64_t tag) {
   PbciField f;
-  uint64_t tag;
-  if (pbci_read_tag(at, end, &tag) == NULL) return "invalid field key";
-  *number = (uint32_t)(tag >> 3);
+  if (key_end == NULL) return "invalid field key";
   switch ((uint32_t)(tag & 7)) {
     case 3:
     case 4:
@@ -118,16 +117,30 @@ static const char *describe_malformed(const uint8_t *at, const uint8_t *end,
   return "value does not match the field's type";
 }
 
-ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
-                    const uint8_t *end) {
+/* Starts a failure report, unless one was made (or none is wanted): the
+ * code and the offset of `at` in the input. Returns the status to finish,
+ * or NULL. */
+static ProtobufCIterStatus *report(PbciCtx *ctx, ptrdiff_t code,
+                                   const uint8_t *at) {
   ProtobufCIterStatus *st = ctx->status;
-  uint32_t number = 0;
-  if (st == NULL || st->code != 0) return code;
+  if (st == NULL || st->code != 0) return NULL;
   st->code = (int)code;
   st->offset = (ctx->data != NULL && at != NULL) ? (size_t)(at - ctx->data) : 0;
+  st->field_number = 0;
+  return st;
+}
+
+ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
+                    const uint8_t *end) {
+  ProtobufCIterStatus *st = report(ctx, code, at);
+  const uint8_t *key_end;
+  uint64_t tag = 0;
+  if (st == NULL) return code;
+  key_end = pbci_read_tag(at, end, &tag);
+  if (key_end != NULL) st->field_number = (uint32_t)(tag >> 3);
   switch (code) {
     case PROTOBUF_C_ITER_ERR_MALFORMED:
-      st->message = describe_malformed(at, end, &number);
+      st->message = describe_malformed(at, end, key_end, tag);
       break;
     case PROTOBUF_C_ITER_ERR_BAD_UTF8:
       st->message = "invalid UTF-8 in a string field";
@@ -136,24 +149,16 @@ ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
       st->message = protobuf_c_iter_strerror(code);
       break;
   }
-  if (code != PROTOBUF_C_ITER_ERR_MALFORMED) {
-    uint64_t tag;
-    if (pbci_read_tag(at, end, &tag) != NULL) number = (uint32_t)(tag >> 3);
-  }
-  st->field_number = number;
   return code;
 }
 
 ptrdiff_t pbci_fail_required(PbciCtx *ctx, const uint8_t *at,
                              const uint64_t *seen, const uint32_t *numbers,
                              size_t n) {
-  ProtobufCIterStatus *st = ctx->status;
+  ProtobufCIterStatus *st = report(ctx, PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, at);
   size_t i;
-  if (st == NULL || st->code != 0) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
-  st->code = PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
-  st->offset = (ctx->data != NULL && at != NULL) ? (size_t)(at - ctx->data) : 0;
+  if (st == NULL) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
   st->message = "missing required field";
-  st->field_number = 0;
   for (i = 0; i < n; i++) {
     if (!((seen[i / 64] >> (i % 64)) & 1u)) {
       st->field_number = numbers[i];

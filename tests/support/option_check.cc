@@ -37,34 +37,11 @@ const char* MemberAt(const ProtobufCMessage* m, unsigned offset) {
 
 bool StringOk(const char* s) { return s == nullptr || ReferenceUtf8(s); }
 
-bool NoUnknownFields(const ProtobufCMessage* m) {
-  if (m->n_unknown_fields != 0) return false;
-  const ProtobufCMessageDescriptor* d = m->descriptor;
-  for (unsigned i = 0; i < d->n_fields; i++) {
-    const ProtobufCFieldDescriptor* f = &d->fields[i];
-    if (f->type != PROTOBUF_C_TYPE_MESSAGE) continue;
-    if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-      size_t n = *reinterpret_cast<const size_t*>(MemberAt(m, f->quantifier_offset));
-      auto subs = *reinterpret_cast<ProtobufCMessage* const*>(MemberAt(m, f->offset));
-      auto arr = reinterpret_cast<ProtobufCMessage* const*>(subs);
-      for (size_t e = 0; e < n; e++) {
-        if (!NoUnknownFields(arr[e])) return false;
-      }
-    } else {
-      if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-          *reinterpret_cast<const uint32_t*>(MemberAt(m, f->quantifier_offset)) != f->id) {
-        continue;
-      }
-      auto sub = *reinterpret_cast<ProtobufCMessage* const*>(MemberAt(m, f->offset));
-      if (sub != nullptr && !NoUnknownFields(sub)) return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
-bool AllStringsUtf8(const ProtobufCMessage* m) {
+// Calls fn(field, value) for each value of m's string and message fields
+// that is set (each element of a repeated one, the current member of a
+// oneof); false as soon as fn returns false.
+template <typename Fn>
+bool EachPointerValue(const ProtobufCMessage* m, Fn fn) {
   const ProtobufCMessageDescriptor* d = m->descriptor;
   for (unsigned i = 0; i < d->n_fields; i++) {
     const ProtobufCFieldDescriptor* f = &d->fields[i];
@@ -73,25 +50,35 @@ bool AllStringsUtf8(const ProtobufCMessage* m) {
         *reinterpret_cast<const uint32_t*>(MemberAt(m, f->quantifier_offset)) != f->id) {
       continue;
     }
-    if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-      size_t n = *reinterpret_cast<const size_t*>(MemberAt(m, f->quantifier_offset));
-      const void* arr = *reinterpret_cast<const void* const*>(MemberAt(m, f->offset));
-      for (size_t e = 0; e < n; e++) {
-        const void* elem = static_cast<const void* const*>(arr)[e];
-        bool ok = f->type == PROTOBUF_C_TYPE_STRING
-                      ? StringOk(static_cast<const char*>(elem))
-                      : AllStringsUtf8(static_cast<const ProtobufCMessage*>(elem));
-        if (!ok) return false;
-      }
-    } else {
-      const void* v = *reinterpret_cast<const void* const*>(MemberAt(m, f->offset));
-      bool ok = f->type == PROTOBUF_C_TYPE_STRING
-                    ? StringOk(static_cast<const char*>(v))
-                    : v == nullptr || AllStringsUtf8(static_cast<const ProtobufCMessage*>(v));
-      if (!ok) return false;
+    const void* v = *reinterpret_cast<const void* const*>(MemberAt(m, f->offset));
+    if (f->label != PROTOBUF_C_LABEL_REPEATED) {
+      if (!fn(f, v)) return false;
+      continue;
+    }
+    size_t n = *reinterpret_cast<const size_t*>(MemberAt(m, f->quantifier_offset));
+    for (size_t e = 0; e < n; e++) {
+      if (!fn(f, static_cast<const void* const*>(v)[e])) return false;
     }
   }
   return true;
+}
+
+bool NoUnknownFields(const ProtobufCMessage* m) {
+  return m->n_unknown_fields == 0 &&
+         EachPointerValue(m, [](const ProtobufCFieldDescriptor* f, const void* v) {
+           return f->type != PROTOBUF_C_TYPE_MESSAGE || v == nullptr ||
+                  NoUnknownFields(static_cast<const ProtobufCMessage*>(v));
+         });
+}
+
+}  // namespace
+
+bool AllStringsUtf8(const ProtobufCMessage* m) {
+  return EachPointerValue(m, [](const ProtobufCFieldDescriptor* f, const void* v) {
+    return f->type == PROTOBUF_C_TYPE_STRING
+               ? StringOk(static_cast<const char*>(v))
+               : v == nullptr || AllStringsUtf8(static_cast<const ProtobufCMessage*>(v));
+  });
 }
 
 unsigned OptionSelector(const std::string& bytes, int which) {

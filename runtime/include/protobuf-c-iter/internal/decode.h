@@ -181,30 +181,9 @@ PBCI_INLINE const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
   }
 }
 
-/* A field key of at most 5 bytes: *tag = field number << 3 | wire type,
- * with the field number truncated to 32 bits as protobuf-c does. A one-byte
- * key for field 0 is malformed; longer keys for field 0 are accepted. */
-PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
-                                           uint64_t *tag) {
-  if (p < end && *p < 0x80 && *p >= 0x08) {
-    *tag = *p;
-    return p + 1;
-  }
-  /* Fields 16 to 2047: two bytes. */
-  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    *tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-    return p + 2;
-  }
-  {
-    PbciRead r = pbci_read_tag_slow(p, end);
-    *tag = r.v;
-    return r.p;
-  }
-}
-
-/* The key at p in a decode loop, where p < end is known: the same as
- * pbci_read_tag except that a one-byte key of field 0 comes back as tag 0
- * to 7. No field's case matches those, and the unknown-field path, which
+/* The key at p in a decode loop, where p < end is known: what
+ * pbci_read_tag reads, except that a one-byte key of field 0 comes back as
+ * tag 0 to 7. No field's case matches those, and the unknown-field path, which
  * re-reads the key with pbci_next_field, rejects them. */
 PBCI_INLINE const uint8_t *pbci_read_key(const uint8_t *p, const uint8_t *end,
                                            uint64_t *tag) {
@@ -218,6 +197,19 @@ PBCI_INLINE const uint8_t *pbci_read_key(const uint8_t *p, const uint8_t *end,
   }
   {
     PbciRead r = pbci_read_tag_slow(p, end);
+    *tag = r.v;
+    return r.p;
+  }
+}
+
+/* A field key of at most 5 bytes: *tag = field number << 3 | wire type,
+ * with the field number truncated to 32 bits as protobuf-c does. A one-byte
+ * key for field 0 is malformed; longer keys for field 0 are accepted. */
+PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
+                                         uint64_t *tag) {
+  if (p < end && *p >= 0x08) return pbci_read_key(p, end, tag);
+  {
+    PbciRead r = pbci_read_tag_slow(p, end); /* at end, or field 0: NULL */
     *tag = r.v;
     return r.p;
   }
@@ -342,20 +334,12 @@ const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
                                     PbciField *f);
 PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
                                              const uint8_t *end, PbciField *f) {
-  /* A one- or two-byte key (fields 1 to 2047) and a short varint, a
-   * one-byte length or a fixed value. */
-  const uint8_t *v;
-  size_t avail;
+  /* The key (inline up to two bytes), then inline a short varint, a
+   * one-byte length or a fixed value; anything else out of line. */
   uint64_t tag;
-  if (p < end && *p < 0x80 && *p >= 0x08) {
-    tag = *p;
-    v = p + 1;
-  } else if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    tag = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-    v = p + 2;
-  } else {
-    return pbci_next_field_slow(p, end, f);
-  }
+  const uint8_t *v = pbci_read_tag(p, end, &tag);
+  size_t avail;
+  if (v == NULL) return NULL;
   avail = (size_t)(end - v);
   f->key = p;
   f->tag = tag;
