@@ -144,11 +144,11 @@ MessageModel BuildMessage(const Descriptor* message) {
     if (field->is_required() && !field->has_default_value()) {
       f.required_bit = m.n_required_bits++;
     }
-    m.has_repeated = m.has_repeated || f.repeated;
+    if (f.repeated) f.count_slot = m.n_counts++;
     const OneofDescriptor* oneof = field->real_containing_oneof();
     if (oneof == nullptr && !f.repeated && f.read == ReadKind::kMessage) {
       f.group = static_cast<int>(m.groups.size());
-      m.groups.push_back(GroupModel{{f.number}, ""});
+      m.groups.push_back(GroupModel{{f.number}});
     }
     m.fields.push_back(f);
   }
@@ -172,9 +172,6 @@ MessageModel BuildMessage(const Descriptor* message) {
       }
     }
     m.groups.push_back(group);
-  }
-  for (size_t g = 0; g < m.groups.size(); g++) {
-    m.groups[g].array_name = m.lower + "__iter_group" + std::to_string(g);
   }
   AddPredictions(&m);
   return m;

@@ -53,6 +53,8 @@ struct FieldModel {
 
   int group = -1;         // index in MessageModel::groups (singular messages
                           // and members of oneofs holding a message)
+  int count_slot = -1;    // repeated: index of its element count in the
+                          // scans' scratch (PbciFieldInfo::slot)
   int required_bit = -1;  // bit in the "required seen" mask, or -1
 
   bool packed = false;  // repeated and declared packed: written as one run
@@ -81,7 +83,6 @@ struct Prediction {
 // members. unpacked_size tracks these runs to size merged sub-messages.
 struct GroupModel {
   std::vector<int> numbers;  // member field numbers, in declaration order
-  std::string array_name;    // name of the static array of `numbers`
 };
 
 struct MessageModel {
@@ -94,7 +95,7 @@ struct MessageModel {
   std::vector<FieldModel> fields;  // declaration order
   std::vector<GroupModel> groups;
   int n_required_bits = 0;  // required fields without a default
-  bool has_repeated = false;
+  int n_counts = 0;  // repeated fields
 };
 
 struct FileModel {

@@ -1,5 +1,5 @@
-// Prints each message's decoder: x__iter_is_field, x__iter_reserve and
-// x__iter_decode, one switch case per field and wire type.
+// Prints each message's decoder: x__iter_decode, one switch case per field
+// and wire type, and x__iter_reserve when it has repeated fields.
 #include "print_common.h"
 #include "printers.h"
 
@@ -74,9 +74,15 @@ void PrintNext(const FieldModel& f, Printer* p) {
   p->Print("      break;\n");
 }
 
-void PrintReserveCall(const Vars& vars, Printer* p) {
-  p->Print(vars, R"(      if (!reserved) {
-        limit = $lower$__iter_reserve(msg, field, end, arena);
+void PrintReserveCall(const MessageModel& m, Printer* p) {
+  p->Print(m.n_counts == 0
+               ? "      if (!reserved) {\n"
+                 "        limit = pbci_reserve(&$lower$__iter_message, NULL, msg, "
+                 "field, end, arena);\n"
+               : "      if (!reserved) {\n"
+                 "        limit = $lower$__iter_reserve(msg, field, end, arena);\n",
+           "lower", m.lower);
+  p->Print(R"(
         if (limit == NULL) goto no_memory;
         if (limit == field) goto malformed; /* this very field */
         reserved = 1;
@@ -154,9 +160,10 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
-void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
+void PrintRepeated(const MessageModel& m, const FieldModel& f, Vars vars,
+                   Printer* p) {
   PrintLabels(f, vars, p);
-  PrintReserveCall(vars, p);
+  PrintReserveCall(m, p);
   switch (f.read) {
     case ReadKind::kString:
       PrintReadLen(p);
@@ -209,7 +216,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
            "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
            "run */\n");
   if (!f.packed_label.empty()) p->Print("    $label$:\n", "label", f.packed_label);
-  PrintReserveCall(vars, p);
+  PrintReserveCall(m, p);
   PrintReadLen(p);
   if (f.fixed_size != 0) {
     // Little-endian wire values: one copy for the run where the host
@@ -240,124 +247,21 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
-void PrintIsField(const MessageModel& m, Printer* p) {
-  p->Print(R"(
-/* Whether `number` is a field of $full_name$: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int $lower$__iter_is_field(uint64_t number) {
-  switch (number) {
-)",
-           "full_name", m.full_name, "lower", m.lower);
-  for (const FieldModel& f : m.fields) {
-    p->Print("    case $number$: /* $comment$ */\n", "number",
-             std::to_string(f.number), "comment", f.comment);
-  }
-  if (!m.fields.empty()) p->Print("      return 1;\n");
-  p->Print(R"(    default:
-      return 0;
-  }
-}
-)");
-}
-
+// With repeated fields, pbci_reserve needs scratch for their counts: a
+// small function keeps it out of the decoder's (recursive) stack frame.
 void PrintReserve(const MessageModel& m, Printer* p) {
+  if (m.n_counts == 0) return;
   p->Print(R"(
-/* Sizes the arrays of one occurrence of $full_name$: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
+/* Sizes the arrays of one occurrence of $full_name$ from its first repeated
+ * or unknown field, `p`, on (pbci_reserve). */
 static const uint8_t *$lower$__iter_reserve($struct$ *msg, const uint8_t *p,
     const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-)",
-           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
-  for (const FieldModel& f : m.fields) {
-    if (f.repeated) {
-      p->Print("  size_t $count$ = 0;\n", "count", f.count_member);
-    }
-  }
-  p->Print(R"(  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-)");
-  bool any_other = false;
-  for (const FieldModel& f : m.fields) {
-    if (!f.repeated) {
-      any_other = true;
-      continue;
-    }
-    if (!f.packable) {
-      p->Print("      case $number$: /* $comment$ */\n        $count$++;\n", "number",
-               std::to_string(f.number), "comment", f.comment, "count", f.count_member);
-      if (f.number < 16) {
-        // Repeated strings and messages usually come in one run: skip it
-        // without dispatching each element.
-        p->Print("        next = pbci_skip_run(next, end, $key$, &$count$);\n", "key",
-                 std::to_string(f.number << 3 | 2), "count", f.count_member);
-      }
-      p->Print("        break;\n");
-      continue;
-    }
-    // A packed run's elements: varints counted by their last bytes (an
-    // upper bound when the run is malformed, which the decoder then finds),
-    // fixed-width ones by length.
-    p->Print(R"(      case $number$: /* $comment$ */
-        if ((f.tag & 7) != PBCI_WT_LEN) {
-          $count$++;
-        } else {
-          size_t n = $counter$;
-          if (n == (size_t)-1) {
-            next = NULL; /* a malformed packed run */
-            break;
-          }
-          $count$ += n;
-        }
-        break;
-)",
-             "number", std::to_string(f.number), "comment", f.comment, "count",
-             f.count_member, "counter",
-             f.fixed_size == 0
-                 ? std::string("pbci_count_varints(f.value, f.end)")
-                 : "pbci_count_fixed(f.value, f.end, " + std::to_string(f.fixed_size) + ")");
-  }
-  if (any_other) {
-    for (const FieldModel& f : m.fields) {
-      if (!f.repeated) {
-        p->Print("      case $number$:\n", "number", std::to_string(f.number));
-      }
-    }
-    p->Print("        break;\n");
-  }
-  p->Print(R"(      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-)");
-  for (const FieldModel& f : m.fields) {
-    if (!f.repeated) continue;
-    Vars vars = FieldVars(m, f);
-    p->Print(vars, R"(  if ($count$ != 0) {
-    msg->$member$ = pbci_grow(arena, msg->$member$, msg->$count$, $count$,
-        sizeof($array_elem$));
-    if (msg->$member$ == NULL) return NULL;
-  }
-)");
-  }
-  p->Print(
-      R"(  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->$base$, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
+  size_t counts[$n$];
+  return pbci_reserve(&$lower$__iter_message, counts, msg, p, end, arena);
 }
 )",
-      "base", m.base_member);
+           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name,
+           "n", std::to_string(m.n_counts));
 }
 
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
@@ -412,16 +316,17 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   p->Indent();
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
-      PrintRepeated(f, FieldVars(m, f), p);
+      PrintRepeated(m, f, FieldVars(m, f), p);
     } else {
       PrintSingular(f, FieldVars(m, f), p);
     }
   }
   p->Print(R"(    default:
-      if ($lower$__iter_is_field(tag >> 3)) goto malformed;
+      /* A field of this message with a wire type it does not take. */
+      if (pbci_find_field(&$lower$__iter_message, tag >> 3) != NULL) goto malformed;
 )",
            "lower", m.lower);
-  PrintReserveCall({{"lower", m.lower}}, p);
+  PrintReserveCall(m, p);
   p->Print(R"(      p = pbci_store_unknown(arena, &msg->$base$, field, end, &r);
       if (p == NULL) goto fail;
       break;
@@ -459,8 +364,6 @@ fail:
 }  // namespace
 
 void PrintDecoder(const MessageModel& m, Printer* p) {
-  PrintRequiredTable(m, p);
-  PrintIsField(m, p);
   PrintReserve(m, p);
   PrintDecodeFunction(m, p);
 }

@@ -69,6 +69,7 @@ ptrdiff_t $lower$__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t $lower$__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage $lower$__iter_message;
 )",
         "struct", m.struct_name, "full_name", m.full_name, "lower", m.lower,
         "init", m.init_macro);

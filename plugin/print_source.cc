@@ -1,5 +1,6 @@
 // Prints x.pb-iter.c: the file frame and each message's public functions;
-// the decoder and sizer bodies come from print_decode.cc and print_sizer.cc.
+// the tables, decoder and sizer come from print_table.cc and print_decode.cc.
+#include "print_common.h"
 #include "printers.h"
 #include "version.h"
 
@@ -13,10 +14,6 @@ using google::protobuf::io::Printer;
 // decoder and sizer.
 void PrintApi(const MessageModel& m, Printer* p) {
   p->Print(R"(
-static const $struct$ $lower$__iter_init_value = $init$;
-static const PbciMessage $lower$__iter_message = {
-  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $lower$__iter_measure
-};
 const ProtobufCIterType $lower$__iter_type = {
   &$descriptor$, $lower$__iter_unpack_ex, $lower$__iter_unpacked_size_ex
 };
@@ -83,6 +80,8 @@ void PrintSource(const FileModel& file, Printer* p) {
 /* ==== $struct$ ($full_name$) ==== */
 )",
              "struct", m.struct_name, "full_name", m.full_name);
+    PrintRequiredTable(m, p);
+    PrintTable(m, p);
     PrintDecoder(m, p);
     PrintSizer(m, p);
     PrintApi(m, p);

@@ -19,6 +19,7 @@ void PrintSource(const FileModel& file, google::protobuf::io::Printer* p);
 
 // Pieces of PrintSource, one concern each.
 void PrintDecoder(const MessageModel& m, google::protobuf::io::Printer* p);
+void PrintTable(const MessageModel& m, google::protobuf::io::Printer* p);
 void PrintSizer(const MessageModel& m, google::protobuf::io::Printer* p);
 
 }  // namespace protobuf_c_iter

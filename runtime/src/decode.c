@@ -1,6 +1,5 @@
 /* Out-of-line paths of the runtime: multi-byte varints, keys and lengths,
- * field scanning, unknown fields, and the occurrence lists unpacked_size uses
- * to size merged sub-messages. */
+ * field scanning, allocation and unknown fields. */
 #include "protobuf-c-iter/internal/decode.h"
 
 PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
@@ -105,12 +104,6 @@ const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
   f->raw = p;
   f->end = value_end(p, end, (uint32_t)(f->tag & 7), &f->value);
   return f->end;
-}
-
-size_t pbci_count_elements(const PbciField *f, int elem_size) {
-  if ((f->tag & 7) != PBCI_WT_LEN || elem_size < 0) return 1;
-  if (elem_size > 0) return pbci_count_fixed(f->value, f->end, (size_t)elem_size);
-  return pbci_count_varints(f->value, f->end);
 }
 
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
@@ -224,115 +217,4 @@ const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
   u->len = n;
   u->data = copy;
   return f.end;
-}
-
-ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f) {
-  ptrdiff_t r;
-  if (s->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
-  r = pbci_size_binary(s, (size_t)(f->end - f->raw));
-  return r < 0 ? r : 1;
-}
-
-int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
-                 PbciRun *closing) {
-  int ended = 0;
-  if (run->member != member) {
-    if (run->count != 0) {
-      *closing = *run;
-      ended = 1;
-      run->index++;
-    }
-    run->member = member;
-    run->count = 0;
-  }
-  if (run->count++ == 0) {
-    run->key = f->key;
-    run->p = f->value;
-    run->end = f->end;
-  }
-  return ended;
-}
-
-PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
-                       const uint32_t *members, size_t n_members) {
-  PbciList l;
-  if (run->count == 1) return pbci_list_single(run->p, run->end);
-  l.parent = parent;
-  l.p = run->key;
-  l.end = NULL;
-  l.members = members;
-  l.n_members = n_members;
-  l.member = run->member;
-  l.run = run->index;
-  return l;
-}
-
-/* Iteration of a derived list: scan the ranges of the parent list for the
- * group's members, follow the runs, pass on the occurrences of our run.
- *
- * When the parent is a single range, the scan starts at the key of the run's
- * first occurrence and stops at the run's end, so sizing each run costs its
- * own length. Otherwise the parent list is iterated from its start, which
- * costs the parent's length per run: unpacked_size is linear in the input
- * except for inputs whose sub-messages merge inside other merged
- * sub-messages. */
-typedef struct FilterCtx {
-  const PbciList *list;
-  PbciRangeFn fn;
-  void *ctx;
-  PbciRun run;
-} FilterCtx;
-
-#define PBCI_STOP 1 /* internal: the run is complete, stop iterating */
-
-static int is_member(const PbciList *l, uint64_t number) {
-  size_t i;
-  for (i = 0; i < l->n_members; i++) {
-    if (l->members[i] == number) return 1;
-  }
-  return 0;
-}
-
-/* Follows runs through [p, end) and passes on the occurrences of run
- * `target`; returns PBCI_STOP once past it. */
-static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
-                                   const uint8_t *end, size_t target) {
-  PbciRun closing;
-  PbciField f;
-  while (p < end) {
-    /* The owning message validated this range before building the list. */
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    if (!is_member(fc->list, f.tag >> 3)) continue;
-    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
-    if (fc->run.index > target) return PBCI_STOP;
-    if (fc->run.index == target) {
-      /* A nested list's PBCI_STOP ends our iteration too. */
-      ptrdiff_t r = fc->fn(fc->ctx, f.value, f.end);
-      if (r != 0) return r;
-    }
-  }
-  return 0;
-}
-
-static ptrdiff_t filter_range(void *ctx, const uint8_t *p, const uint8_t *end) {
-  FilterCtx *fc = (FilterCtx *)ctx;
-  return filter_range_from(fc, p, end, fc->list->run);
-}
-
-ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
-  FilterCtx fc;
-  ptrdiff_t r;
-  if (list->parent == NULL) return fn(ctx, list->p, list->end);
-  memset(&fc, 0, sizeof fc);
-  fc.list = list;
-  fc.fn = fn;
-  fc.ctx = ctx;
-  if (list->parent->parent == NULL) {
-    /* Resume at the run's first key: it is run 0 from there. */
-    r = filter_range_from(&fc, list->p, list->parent->end, 0);
-  } else {
-    r = pbci_list_each(list->parent, filter_range, &fc);
-  }
-  return r == PBCI_STOP ? 0 : r;
 }

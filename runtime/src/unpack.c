@@ -80,15 +80,13 @@ ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
                              size_t len, const ProtobufCIterOptions *opts,
                              ProtobufCIterStatus *status) {
   PbciSize size;
-  PbciList list;
   ptrdiff_t r;
   size.lo = 0;
   size.hi = 0;
   r = ctx_init(&size.ctx, data, opts, status);
   if (r == 0 && data == NULL && len != 0) r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   if (r == 0) {
-    list = pbci_list_single(data, pbci_end(data, len));
-    r = type->measure(&list, &size, 0);
+    r = pbci_measure_range(type, data, pbci_end(data, len), &size, 0);
   }
   if (r == 0) r = (ptrdiff_t)(size.lo + size.hi);
   return finish(&size.ctx, r, len);

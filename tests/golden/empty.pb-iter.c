@@ -13,41 +13,14 @@
 
 /* ==== Iter__Empty__Empty (iter.empty.Empty) ==== */
 
-/* Whether `number` is a field of iter.empty.Empty: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int iter__empty__empty__iter_is_field(uint64_t number) {
-  switch (number) {
-    default:
-      return 0;
-  }
-}
-
-/* Sizes the arrays of one occurrence of iter.empty.Empty: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
-static const uint8_t *iter__empty__empty__iter_reserve(Iter__Empty__Empty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
-}
+static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPTY__EMPTY__INIT;
+const PbciMessage iter__empty__empty__iter_message = {
+  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, iter__empty__empty__iter_measure,
+  NULL, 0, /* fields */
+  0, NULL, /* repeated fields */
+  0, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
 
 /* Decodes one occurrence of iter.empty.Empty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
@@ -69,9 +42,11 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     if (p == NULL) goto malformed;
     switch (tag) {
       default:
-        if (iter__empty__empty__iter_is_field(tag >> 3)) goto malformed;
+        /* A field of this message with a wire type it does not take. */
+        if (pbci_find_field(&iter__empty__empty__iter_message, tag >> 3) != NULL) goto malformed;
         if (!reserved) {
-          limit = iter__empty__empty__iter_reserve(msg, field, end, arena);
+          limit = pbci_reserve(&iter__empty__empty__iter_message, NULL, msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -95,73 +70,14 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* What sizing one iter.empty.Empty instance carries from one of its occurrences
- * to the next. */
-struct iter__empty__empty__iter_sizer {
-  PbciSize *size;
-  const PbciList *list; /* the instance's occurrences */
-  uint32_t depth;
-  size_t n_unknown;     /* unknown fields so far */
-};
-
-/* Sizes one occurrence of iter.empty.Empty, [p, end), with the same checks as
- * iter__empty__empty__iter_decode, reporting failures the same way. */
-static ptrdiff_t iter__empty__empty__iter_size_range(void *ctx, const uint8_t *p,
-    const uint8_t *end) {
-  struct iter__empty__empty__iter_sizer *s = ctx;
-  const uint8_t *field = p; /* key of the field being sized */
-  PbciField f;
-  ptrdiff_t r;
-  size_t n_unknown = 0;
-  while (p < end) {
-    field = p;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) goto malformed;
-    switch (f.tag) {
-      default:
-        if (iter__empty__empty__iter_is_field(f.tag >> 3)) goto malformed;
-        r = pbci_size_unknown(s->size, &f);
-        if (r < 0) goto fail;
-        n_unknown += (size_t)r;
-        break;
-    }
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  if (n_unknown != 0) {
-    s->n_unknown += n_unknown;
-    r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
-  }
-  return 0;
-malformed:
-  r = PROTOBUF_C_ITER_ERR_MALFORMED;
-fail:
-  return pbci_fail(&s->size->ctx, r, field, end);
-}
-
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.Empty allocates. */
+ * iter.empty.Empty allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
 ptrdiff_t iter__empty__empty__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  struct iter__empty__empty__iter_sizer s;
-  ptrdiff_t r;
-  memset(&s, 0, sizeof s);
-  s.size = size;
-  s.list = list;
-  s.depth = depth;
-  r = pbci_size_array(size, 1, sizeof(Iter__Empty__Empty));
-  if (r < 0) return r;
-  /* One range (no merge) is the common case: no iteration. */
-  r = list->parent == NULL ? iter__empty__empty__iter_size_range(&s, list->p, list->end)
-                           : pbci_list_each(list, iter__empty__empty__iter_size_range, &s);
-  if (r < 0) return r;
-  return 0;
+  return pbci_measure(&iter__empty__empty__iter_message, NULL, NULL, NULL, list, size, depth);
 }
 
-static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPTY__EMPTY__INIT;
-static const PbciMessage iter__empty__empty__iter_message = {
-  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, iter__empty__empty__iter_measure
-};
 const ProtobufCIterType iter__empty__empty__iter_type = {
   &iter__empty__empty__descriptor, iter__empty__empty__iter_unpack_ex, iter__empty__empty__iter_unpacked_size_ex
 };
@@ -198,55 +114,40 @@ ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t 
 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
 
-/* Whether `number` is a field of iter.empty.OnlyEmpty: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int iter__empty__only_empty__iter_is_field(uint64_t number) {
-  switch (number) {
-    case 1: /* iter.empty.Empty e = 1 */
-    case 2: /* repeated iter.empty.Empty es = 2 */
-      return 1;
-    default:
-      return 0;
-  }
-}
+/* The fields of iter.empty.OnlyEmpty by number, for the runtime's table-driven scans:
+ * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
+  { /* iter.empty.Empty e = 1 */
+    .number = 1, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP, .slot = 0,
+    .sub = &iter__empty__empty__iter_message},
+  { /* repeated iter.empty.Empty es = 2 */
+    .number = 2, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .slot = 0, .elem_size = sizeof(Iter__Empty__Empty *),
+    .count_offset = offsetof(Iter__Empty__OnlyEmpty, n_es),
+    .array_offset = offsetof(Iter__Empty__OnlyEmpty, es),
+    .sub = &iter__empty__empty__iter_message},
+};
+/* The index in iter__empty__only_empty__iter_fields of each repeated field, by slot. */
+static const uint32_t iter__empty__only_empty__iter_repeated[] = {1};
 
-/* Sizes the arrays of one occurrence of iter.empty.OnlyEmpty: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
+static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
+const PbciMessage iter__empty__only_empty__iter_message = {
+  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, iter__empty__only_empty__iter_measure,
+  iter__empty__only_empty__iter_fields, 2, /* fields */
+  1, iter__empty__only_empty__iter_repeated, /* repeated fields */
+  1, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Sizes the arrays of one occurrence of iter.empty.OnlyEmpty from its first repeated
+ * or unknown field, `p`, on (pbci_reserve). */
 static const uint8_t *iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
     const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-  size_t n_es = 0;
-  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-      case 2: /* repeated iter.empty.Empty es = 2 */
-        n_es++;
-        next = pbci_skip_run(next, end, 18, &n_es);
-        break;
-      case 1:
-        break;
-      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-  if (n_es != 0) {
-    msg->es = pbci_grow(arena, msg->es, msg->n_es, n_es,
-        sizeof(Iter__Empty__Empty *));
-    if (msg->es == NULL) return NULL;
-  }
-  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
+  size_t counts[1];
+  return pbci_reserve(&iter__empty__only_empty__iter_message, counts, msg, p, end, arena);
 }
 
 /* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
@@ -291,6 +192,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
       field_2:
         if (!reserved) {
           limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -314,9 +216,11 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
         }
         break;
       default:
-        if (iter__empty__only_empty__iter_is_field(tag >> 3)) goto malformed;
+        /* A field of this message with a wire type it does not take. */
+        if (pbci_find_field(&iter__empty__only_empty__iter_message, tag >> 3) != NULL) goto malformed;
         if (!reserved) {
           limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -343,123 +247,16 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* What sizing one iter.empty.OnlyEmpty instance carries from one of its occurrences
- * to the next. */
-struct iter__empty__only_empty__iter_sizer {
-  PbciSize *size;
-  const PbciList *list; /* the instance's occurrences */
-  uint32_t depth;
-  size_t n_unknown;     /* unknown fields so far */
-  size_t n_es; /* elements so far */
-  PbciRun runs[1]; /* current run of each group */
-};
-static const uint32_t iter__empty__only_empty__iter_group0[] = {1};
-
-/* Sizes the sub-message instance a finished run of a group decodes into. */
-static ptrdiff_t iter__empty__only_empty__iter_close_run(struct iter__empty__only_empty__iter_sizer *s,
-    const uint32_t *members, size_t n_members, const PbciRun *run) {
-  PbciList list = pbci_run_list(run, s->list, members, n_members);
-  switch (run->member) {
-    case 1: /* iter.empty.Empty e = 1 */
-      return iter__empty__empty__iter_measure(&list, s->size, s->depth + 1);
-    default: /* a oneof member that is not a message */
-      return 0;
-  }
-}
-
-/* Sizes one occurrence of iter.empty.OnlyEmpty, [p, end), with the same checks as
- * iter__empty__only_empty__iter_decode, reporting failures the same way. */
-static ptrdiff_t iter__empty__only_empty__iter_size_range(void *ctx, const uint8_t *p,
-    const uint8_t *end) {
-  struct iter__empty__only_empty__iter_sizer *s = ctx;
-  const uint8_t *field = p; /* key of the field being sized */
-  PbciField f;
-  ptrdiff_t r;
-  size_t n_unknown = 0;
-  size_t n_es = 0;
-  size_t n;
-  PbciList one;
-  PbciRun closing;
-  while (p < end) {
-    field = p;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) goto malformed;
-    switch (f.tag) {
-      case PBCI_TAG(1, PBCI_WT_LEN): /* iter.empty.Empty e = 1 */
-        if (s->depth >= s->size->ctx.max_depth) {
-          r = PROTOBUF_C_ITER_ERR_DEPTH;
-          goto fail;
-        }
-        if (pbci_run_add(&s->runs[0], 1, &f, &closing)) {
-          r = iter__empty__only_empty__iter_close_run(s, iter__empty__only_empty__iter_group0, 1, &closing);
-          if (r < 0) goto fail;
-        }
-        break;
-      case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
-        if (s->depth >= s->size->ctx.max_depth) {
-          r = PROTOBUF_C_ITER_ERR_DEPTH;
-          goto fail;
-        }
-        n = pbci_count_elements(&f, -1);
-        if (n == (size_t)-1) goto malformed;
-        n_es += n;
-        one = pbci_list_single(f.value, f.end);
-        r = iter__empty__empty__iter_measure(&one, s->size, s->depth + 1);
-        if (r < 0) goto fail;
-        break;
-      default:
-        if (iter__empty__only_empty__iter_is_field(f.tag >> 3)) goto malformed;
-        r = pbci_size_unknown(s->size, &f);
-        if (r < 0) goto fail;
-        n_unknown += (size_t)r;
-        break;
-    }
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  if (n_es != 0) {
-    s->n_es += n_es;
-    r = pbci_size_array(s->size, s->n_es, sizeof(Iter__Empty__Empty *));
-    if (r < 0) goto fail;
-  }
-  if (n_unknown != 0) {
-    s->n_unknown += n_unknown;
-    r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
-  }
-  return 0;
-malformed:
-  r = PROTOBUF_C_ITER_ERR_MALFORMED;
-fail:
-  return pbci_fail(&s->size->ctx, r, field, end);
-}
-
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.OnlyEmpty allocates. */
+ * iter.empty.OnlyEmpty allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
 ptrdiff_t iter__empty__only_empty__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  struct iter__empty__only_empty__iter_sizer s;
-  ptrdiff_t r;
-  memset(&s, 0, sizeof s);
-  s.size = size;
-  s.list = list;
-  s.depth = depth;
-  r = pbci_size_array(size, 1, sizeof(Iter__Empty__OnlyEmpty));
-  if (r < 0) return r;
-  /* One range (no merge) is the common case: no iteration. */
-  r = list->parent == NULL ? iter__empty__only_empty__iter_size_range(&s, list->p, list->end)
-                           : pbci_list_each(list, iter__empty__only_empty__iter_size_range, &s);
-  if (r < 0) return r;
-  if (s.runs[0].count != 0) {
-    r = iter__empty__only_empty__iter_close_run(&s, iter__empty__only_empty__iter_group0, 1, &s.runs[0]);
-    if (r < 0) return r;
-  }
-  return 0;
+  size_t counts[2 * 1]; /* per repeated field: so far, this occurrence */
+  PbciRun runs[1]; /* per group: its current run */
+  return pbci_measure(&iter__empty__only_empty__iter_message, counts, runs, NULL, list, size, depth);
 }
 
-static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
-static const PbciMessage iter__empty__only_empty__iter_message = {
-  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, iter__empty__only_empty__iter_measure
-};
 const ProtobufCIterType iter__empty__only_empty__iter_type = {
   &iter__empty__only_empty__descriptor, iter__empty__only_empty__iter_unpack_ex, iter__empty__only_empty__iter_unpacked_size_ex
 };

@@ -57,6 +57,7 @@ ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__empty__empty__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage iter__empty__empty__iter_message;
 
 /* ---- Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ---- */
 
@@ -92,6 +93,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__empty__only_empty__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage iter__empty__only_empty__iter_message;
 
 #ifdef __cplusplus
 }

@@ -13,49 +13,31 @@
 
 /* ==== Iter__Merge3__Inner3 (iter.merge3.Inner3) ==== */
 
-/* Whether `number` is a field of iter.merge3.Inner3: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int iter__merge3__inner3__iter_is_field(uint64_t number) {
-  switch (number) {
-    case 1: /* int32 a = 1 */
-    case 2: /* int32 b = 2 */
-    case 3: /* string s = 3 */
-      return 1;
-    default:
-      return 0;
-  }
-}
+/* The fields of iter.merge3.Inner3 by number, for the runtime's table-driven scans:
+ * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
+  { /* int32 a = 1 */
+    .number = 1, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0},
+  { /* int32 b = 2 */
+    .number = 2, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0},
+  { /* string s = 3 */
+    .number = 3, .kind = PBCI_KIND_STRING,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = 0},
+};
 
-/* Sizes the arrays of one occurrence of iter.merge3.Inner3: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
-static const uint8_t *iter__merge3__inner3__iter_reserve(Iter__Merge3__Inner3 *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-      case 1:
-      case 2:
-      case 3:
-        break;
-      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
-}
+static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
+const PbciMessage iter__merge3__inner3__iter_message = {
+  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, iter__merge3__inner3__iter_measure,
+  iter__merge3__inner3__iter_fields, 3, /* fields */
+  0, NULL, /* repeated fields */
+  0, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
 
 /* Decodes one occurrence of iter.merge3.Inner3, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
@@ -108,9 +90,11 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
         p = value_end;
         break;
       default:
-        if (iter__merge3__inner3__iter_is_field(tag >> 3)) goto malformed;
+        /* A field of this message with a wire type it does not take. */
+        if (pbci_find_field(&iter__merge3__inner3__iter_message, tag >> 3) != NULL) goto malformed;
         if (!reserved) {
-          limit = iter__merge3__inner3__iter_reserve(msg, field, end, arena);
+          limit = pbci_reserve(&iter__merge3__inner3__iter_message, NULL, msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -134,81 +118,14 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* What sizing one iter.merge3.Inner3 instance carries from one of its occurrences
- * to the next. */
-struct iter__merge3__inner3__iter_sizer {
-  PbciSize *size;
-  const PbciList *list; /* the instance's occurrences */
-  uint32_t depth;
-  size_t n_unknown;     /* unknown fields so far */
-};
-
-/* Sizes one occurrence of iter.merge3.Inner3, [p, end), with the same checks as
- * iter__merge3__inner3__iter_decode, reporting failures the same way. */
-static ptrdiff_t iter__merge3__inner3__iter_size_range(void *ctx, const uint8_t *p,
-    const uint8_t *end) {
-  struct iter__merge3__inner3__iter_sizer *s = ctx;
-  const uint8_t *field = p; /* key of the field being sized */
-  PbciField f;
-  ptrdiff_t r;
-  size_t n_unknown = 0;
-  while (p < end) {
-    field = p;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) goto malformed;
-    switch (f.tag) {
-      case PBCI_TAG(1, PBCI_WT_VARINT): /* int32 a = 1 */
-        break;
-      case PBCI_TAG(2, PBCI_WT_VARINT): /* int32 b = 2 */
-        break;
-      case PBCI_TAG(3, PBCI_WT_LEN): /* string s = 3 */
-        r = pbci_size_string(s->size, f.value, f.end);
-        if (r < 0) goto fail;
-        break;
-      default:
-        if (iter__merge3__inner3__iter_is_field(f.tag >> 3)) goto malformed;
-        r = pbci_size_unknown(s->size, &f);
-        if (r < 0) goto fail;
-        n_unknown += (size_t)r;
-        break;
-    }
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  if (n_unknown != 0) {
-    s->n_unknown += n_unknown;
-    r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
-  }
-  return 0;
-malformed:
-  r = PROTOBUF_C_ITER_ERR_MALFORMED;
-fail:
-  return pbci_fail(&s->size->ctx, r, field, end);
-}
-
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Inner3 allocates. */
+ * iter.merge3.Inner3 allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
 ptrdiff_t iter__merge3__inner3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  struct iter__merge3__inner3__iter_sizer s;
-  ptrdiff_t r;
-  memset(&s, 0, sizeof s);
-  s.size = size;
-  s.list = list;
-  s.depth = depth;
-  r = pbci_size_array(size, 1, sizeof(Iter__Merge3__Inner3));
-  if (r < 0) return r;
-  /* One range (no merge) is the common case: no iteration. */
-  r = list->parent == NULL ? iter__merge3__inner3__iter_size_range(&s, list->p, list->end)
-                           : pbci_list_each(list, iter__merge3__inner3__iter_size_range, &s);
-  if (r < 0) return r;
-  return 0;
+  return pbci_measure(&iter__merge3__inner3__iter_message, NULL, NULL, NULL, list, size, depth);
 }
 
-static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
-static const PbciMessage iter__merge3__inner3__iter_message = {
-  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, iter__merge3__inner3__iter_measure
-};
 const ProtobufCIterType iter__merge3__inner3__iter_type = {
   &iter__merge3__inner3__descriptor, iter__merge3__inner3__iter_unpack_ex, iter__merge3__inner3__iter_unpacked_size_ex
 };
@@ -245,45 +162,24 @@ ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_
 
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
 
-/* Whether `number` is a field of iter.merge3.Outer3: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int iter__merge3__outer3__iter_is_field(uint64_t number) {
-  switch (number) {
-    case 1: /* iter.merge3.Inner3 sub = 1 */
-      return 1;
-    default:
-      return 0;
-  }
-}
+/* The fields of iter.merge3.Outer3 by number, for the runtime's table-driven scans:
+ * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
+  { /* iter.merge3.Inner3 sub = 1 */
+    .number = 1, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP, .slot = 0,
+    .sub = &iter__merge3__inner3__iter_message},
+};
 
-/* Sizes the arrays of one occurrence of iter.merge3.Outer3: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
-static const uint8_t *iter__merge3__outer3__iter_reserve(Iter__Merge3__Outer3 *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-      case 1:
-        break;
-      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
-}
+static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__MERGE3__OUTER3__INIT;
+const PbciMessage iter__merge3__outer3__iter_message = {
+  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, iter__merge3__outer3__iter_measure,
+  iter__merge3__outer3__iter_fields, 1, /* fields */
+  0, NULL, /* repeated fields */
+  1, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
 
 /* Decodes one occurrence of iter.merge3.Outer3, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
@@ -319,9 +215,11 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
         p = value_end;
         break;
       default:
-        if (iter__merge3__outer3__iter_is_field(tag >> 3)) goto malformed;
+        /* A field of this message with a wire type it does not take. */
+        if (pbci_find_field(&iter__merge3__outer3__iter_message, tag >> 3) != NULL) goto malformed;
         if (!reserved) {
-          limit = iter__merge3__outer3__iter_reserve(msg, field, end, arena);
+          limit = pbci_reserve(&iter__merge3__outer3__iter_message, NULL, msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -348,102 +246,15 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* What sizing one iter.merge3.Outer3 instance carries from one of its occurrences
- * to the next. */
-struct iter__merge3__outer3__iter_sizer {
-  PbciSize *size;
-  const PbciList *list; /* the instance's occurrences */
-  uint32_t depth;
-  size_t n_unknown;     /* unknown fields so far */
-  PbciRun runs[1]; /* current run of each group */
-};
-static const uint32_t iter__merge3__outer3__iter_group0[] = {1};
-
-/* Sizes the sub-message instance a finished run of a group decodes into. */
-static ptrdiff_t iter__merge3__outer3__iter_close_run(struct iter__merge3__outer3__iter_sizer *s,
-    const uint32_t *members, size_t n_members, const PbciRun *run) {
-  PbciList list = pbci_run_list(run, s->list, members, n_members);
-  switch (run->member) {
-    case 1: /* iter.merge3.Inner3 sub = 1 */
-      return iter__merge3__inner3__iter_measure(&list, s->size, s->depth + 1);
-    default: /* a oneof member that is not a message */
-      return 0;
-  }
-}
-
-/* Sizes one occurrence of iter.merge3.Outer3, [p, end), with the same checks as
- * iter__merge3__outer3__iter_decode, reporting failures the same way. */
-static ptrdiff_t iter__merge3__outer3__iter_size_range(void *ctx, const uint8_t *p,
-    const uint8_t *end) {
-  struct iter__merge3__outer3__iter_sizer *s = ctx;
-  const uint8_t *field = p; /* key of the field being sized */
-  PbciField f;
-  ptrdiff_t r;
-  size_t n_unknown = 0;
-  PbciRun closing;
-  while (p < end) {
-    field = p;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) goto malformed;
-    switch (f.tag) {
-      case PBCI_TAG(1, PBCI_WT_LEN): /* iter.merge3.Inner3 sub = 1 */
-        if (s->depth >= s->size->ctx.max_depth) {
-          r = PROTOBUF_C_ITER_ERR_DEPTH;
-          goto fail;
-        }
-        if (pbci_run_add(&s->runs[0], 1, &f, &closing)) {
-          r = iter__merge3__outer3__iter_close_run(s, iter__merge3__outer3__iter_group0, 1, &closing);
-          if (r < 0) goto fail;
-        }
-        break;
-      default:
-        if (iter__merge3__outer3__iter_is_field(f.tag >> 3)) goto malformed;
-        r = pbci_size_unknown(s->size, &f);
-        if (r < 0) goto fail;
-        n_unknown += (size_t)r;
-        break;
-    }
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  if (n_unknown != 0) {
-    s->n_unknown += n_unknown;
-    r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
-  }
-  return 0;
-malformed:
-  r = PROTOBUF_C_ITER_ERR_MALFORMED;
-fail:
-  return pbci_fail(&s->size->ctx, r, field, end);
-}
-
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Outer3 allocates. */
+ * iter.merge3.Outer3 allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
 ptrdiff_t iter__merge3__outer3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  struct iter__merge3__outer3__iter_sizer s;
-  ptrdiff_t r;
-  memset(&s, 0, sizeof s);
-  s.size = size;
-  s.list = list;
-  s.depth = depth;
-  r = pbci_size_array(size, 1, sizeof(Iter__Merge3__Outer3));
-  if (r < 0) return r;
-  /* One range (no merge) is the common case: no iteration. */
-  r = list->parent == NULL ? iter__merge3__outer3__iter_size_range(&s, list->p, list->end)
-                           : pbci_list_each(list, iter__merge3__outer3__iter_size_range, &s);
-  if (r < 0) return r;
-  if (s.runs[0].count != 0) {
-    r = iter__merge3__outer3__iter_close_run(&s, iter__merge3__outer3__iter_group0, 1, &s.runs[0]);
-    if (r < 0) return r;
-  }
-  return 0;
+  PbciRun runs[1]; /* per group: its current run */
+  return pbci_measure(&iter__merge3__outer3__iter_message, NULL, runs, NULL, list, size, depth);
 }
 
-static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__MERGE3__OUTER3__INIT;
-static const PbciMessage iter__merge3__outer3__iter_message = {
-  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, iter__merge3__outer3__iter_measure
-};
 const ProtobufCIterType iter__merge3__outer3__iter_type = {
   &iter__merge3__outer3__descriptor, iter__merge3__outer3__iter_unpack_ex, iter__merge3__outer3__iter_unpacked_size_ex
 };

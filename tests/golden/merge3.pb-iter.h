@@ -57,6 +57,7 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__merge3__inner3__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage iter__merge3__inner3__iter_message;
 
 /* ---- Iter__Merge3__Outer3 (iter.merge3.Outer3) ---- */
 
@@ -92,6 +93,7 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__merge3__outer3__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage iter__merge3__outer3__iter_message;
 
 #ifdef __cplusplus
 }

@@ -16,49 +16,31 @@
 /* The field number of each bit of iter.pkg.common.Point's "required seen" mask. */
 static const uint32_t iter__pkg__common__point__iter_required[] = {1, 2};
 
-/* Whether `number` is a field of iter.pkg.common.Point: on the wire with a wire type
- * the field does not take, it makes the input malformed. */
-static int iter__pkg__common__point__iter_is_field(uint64_t number) {
-  switch (number) {
-    case 1: /* required sint32 x = 1 */
-    case 2: /* required sint32 y = 2 */
-    case 3: /* optional string label = 3 */
-      return 1;
-    default:
-      return 0;
-  }
-}
+/* The fields of iter.pkg.common.Point by number, for the runtime's table-driven scans:
+ * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
+  { /* required sint32 x = 1 */
+    .number = 1, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = PBCI_FIELD_REQUIRED, .required_bit = 0},
+  { /* required sint32 y = 2 */
+    .number = 2, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = PBCI_FIELD_REQUIRED, .required_bit = 1},
+  { /* optional string label = 3 */
+    .number = 3, .kind = PBCI_KIND_STRING,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = 0},
+};
 
-/* Sizes the arrays of one occurrence of iter.pkg.common.Point: counts the elements of
- * each repeated field and the unknown fields from `p` (the first of them) to
- * `end`, then grows each array once, to its final length. Returns where the
- * count stopped: `end`, or a malformed field, where the decoder stops and
- * reports it after any earlier fault; NULL when the buffer is too small. */
-static const uint8_t *iter__pkg__common__point__iter_reserve(Iter__Pkg__Common__Point *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  PbciField f;
-  const uint8_t *next;
-  size_t n_unknown = 0;
-  while (p < end) {
-    next = pbci_next_field(p, end, &f);
-    if (next == NULL) break;
-    switch (f.tag >> 3) {
-      case 1:
-      case 2:
-      case 3:
-        break;
-      default:
-        n_unknown++;
-        break;
-    }
-    if (next == NULL) break;
-    p = next;
-  }
-  if (n_unknown != 0 && pbci_reserve_unknown(arena, &msg->base, n_unknown) != 0) {
-    return NULL;
-  }
-  return p; /* end, or the first malformed field */
-}
+static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;
+const PbciMessage iter__pkg__common__point__iter_message = {
+  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, iter__pkg__common__point__iter_measure,
+  iter__pkg__common__point__iter_fields, 3, /* fields */
+  0, NULL, /* repeated fields */
+  0, /* groups of merging sub-message occurrences */
+  2, iter__pkg__common__point__iter_required /* required fields without a default */
+};
 
 /* Decodes one occurrence of iter.pkg.common.Point, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
@@ -114,9 +96,11 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
         p = value_end;
         break;
       default:
-        if (iter__pkg__common__point__iter_is_field(tag >> 3)) goto malformed;
+        /* A field of this message with a wire type it does not take. */
+        if (pbci_find_field(&iter__pkg__common__point__iter_message, tag >> 3) != NULL) goto malformed;
         if (!reserved) {
-          limit = iter__pkg__common__point__iter_reserve(msg, field, end, arena);
+          limit = pbci_reserve(&iter__pkg__common__point__iter_message, NULL, msg, field, end, arena);
+
           if (limit == NULL) goto no_memory;
           if (limit == field) goto malformed; /* this very field */
           reserved = 1;
@@ -143,87 +127,15 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* What sizing one iter.pkg.common.Point instance carries from one of its occurrences
- * to the next. */
-struct iter__pkg__common__point__iter_sizer {
-  PbciSize *size;
-  const PbciList *list; /* the instance's occurrences */
-  uint32_t depth;
-  size_t n_unknown;     /* unknown fields so far */
-};
-
-/* Sizes one occurrence of iter.pkg.common.Point, [p, end), with the same checks as
- * iter__pkg__common__point__iter_decode, reporting failures the same way. */
-static ptrdiff_t iter__pkg__common__point__iter_size_range(void *ctx, const uint8_t *p,
-    const uint8_t *end) {
-  struct iter__pkg__common__point__iter_sizer *s = ctx;
-  const uint8_t *field = p; /* key of the field being sized */
-  PbciField f;
-  ptrdiff_t r;
-  size_t n_unknown = 0;
-  uint64_t required[1] = {0};
-  while (p < end) {
-    field = p;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) goto malformed;
-    switch (f.tag) {
-      case PBCI_TAG(1, PBCI_WT_VARINT): /* required sint32 x = 1 */
-        required[0] |= UINT64_C(1) << 0;
-        break;
-      case PBCI_TAG(2, PBCI_WT_VARINT): /* required sint32 y = 2 */
-        required[0] |= UINT64_C(1) << 1;
-        break;
-      case PBCI_TAG(3, PBCI_WT_LEN): /* optional string label = 3 */
-        r = pbci_size_string(s->size, f.value, f.end);
-        if (r < 0) goto fail;
-        break;
-      default:
-        if (iter__pkg__common__point__iter_is_field(f.tag >> 3)) goto malformed;
-        r = pbci_size_unknown(s->size, &f);
-        if (r < 0) goto fail;
-        n_unknown += (size_t)r;
-        break;
-    }
-  }
-  if (required[0] != UINT64_C(0x3)) {
-    return pbci_fail_required(&s->size->ctx, end, required, iter__pkg__common__point__iter_required, 2);
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  if (n_unknown != 0) {
-    s->n_unknown += n_unknown;
-    r = pbci_size_array(s->size, s->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
-  }
-  return 0;
-malformed:
-  r = PROTOBUF_C_ITER_ERR_MALFORMED;
-fail:
-  return pbci_fail(&s->size->ctx, r, field, end);
-}
-
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.pkg.common.Point allocates. */
+ * iter.pkg.common.Point allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
 ptrdiff_t iter__pkg__common__point__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  struct iter__pkg__common__point__iter_sizer s;
-  ptrdiff_t r;
-  memset(&s, 0, sizeof s);
-  s.size = size;
-  s.list = list;
-  s.depth = depth;
-  r = pbci_size_array(size, 1, sizeof(Iter__Pkg__Common__Point));
-  if (r < 0) return r;
-  /* One range (no merge) is the common case: no iteration. */
-  r = list->parent == NULL ? iter__pkg__common__point__iter_size_range(&s, list->p, list->end)
-                           : pbci_list_each(list, iter__pkg__common__point__iter_size_range, &s);
-  if (r < 0) return r;
-  return 0;
+  uint64_t required[1]; /* required fields seen */
+  return pbci_measure(&iter__pkg__common__point__iter_message, NULL, NULL, required, list, size, depth);
 }
 
-static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;
-static const PbciMessage iter__pkg__common__point__iter_message = {
-  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, iter__pkg__common__point__iter_measure
-};
 const ProtobufCIterType iter__pkg__common__point__iter_type = {
   &iter__pkg__common__point__descriptor, iter__pkg__common__point__iter_unpack_ex, iter__pkg__common__point__iter_unpacked_size_ex
 };

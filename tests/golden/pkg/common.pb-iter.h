@@ -57,6 +57,7 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 ptrdiff_t iter__pkg__common__point__iter_measure(const struct PbciList *list,
     struct PbciSize *size, uint32_t depth);
+extern const struct PbciMessage iter__pkg__common__point__iter_message;
 
 #ifdef __cplusplus
 }

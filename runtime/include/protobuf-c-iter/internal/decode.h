@@ -40,6 +40,9 @@ extern "C" {
 #define PBCI_WT_LEN 2u
 #define PBCI_WT_32BIT 5u
 
+/* A wire type's bit in PbciFieldInfo::wire_types. */
+#define PBCI_WT_BIT(wire_type) (1u << (wire_type))
+
 /* The tag value a field's key decodes to: field number << 3 | wire type. */
 #define PBCI_TAG(number, wire_type) \
   ((((uint64_t)(number)) << 3) | (uint64_t)(wire_type))
@@ -86,12 +89,75 @@ typedef ptrdiff_t (*PbciDecodeFn)(void *msg, const uint8_t *p,
 struct PbciList;
 typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
                                    PbciSize *size, uint32_t depth);
+
+/* What the table-driven scans (pbci_reserve, pbci_measure) need to know of
+ * one field. Generated as a table sorted by number, one per message. */
+struct PbciMessage;
+typedef struct PbciFieldInfo {
+  uint32_t number;
+  uint8_t wire_types;  /* bit w set: values come with wire type w (a packed
+                          run's PBCI_WT_LEN included) */
+  uint8_t kind;        /* PBCI_KIND_* */
+  uint8_t flags;       /* PBCI_FIELD_* */
+  uint8_t packed_size; /* packed-run element: 0 varint, 4 or 8 bytes */
+  uint32_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
+                          PBCI_FIELD_GROUP: its group (see PbciRun) */
+  uint32_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
+  uint32_t elem_size;    /* repeated: sizeof one array element */
+  uint32_t count_offset; /* repeated: offsetof the n_ member, */
+  uint32_t array_offset; /* and of the array pointer */
+  const struct PbciMessage *sub; /* PBCI_KIND_MESSAGE: the sub-message */
+} PbciFieldInfo;
+
+/* What a field's value adds to the buffer. */
+#define PBCI_KIND_SCALAR 0u  /* nothing (a repeated one: its array slot) */
+#define PBCI_KIND_STRING 1u  /* a NUL-terminated copy */
+#define PBCI_KIND_BYTES 2u   /* a copy, unless aliased */
+#define PBCI_KIND_MESSAGE 3u /* a sub-message */
+
+#define PBCI_FIELD_REPEATED 1u /* an array: slot counts its elements */
+#define PBCI_FIELD_GROUP 2u    /* its occurrences merge into one instance
+                                  until another member of its group (a
+                                  oneof) appears: singular messages and
+                                  members of oneofs holding a message */
+#define PBCI_FIELD_REQUIRED 4u /* required without a default: checked */
+
 typedef struct PbciMessage {
   size_t size;       /* sizeof the struct */
   const void *init;  /* an instance initialised from X__INIT */
   PbciDecodeFn decode;
-  PbciMeasureFn measure;
+  PbciMeasureFn measure;       /* pbci_measure with scratch for the type */
+  const PbciFieldInfo *fields; /* sorted by number */
+  uint32_t n_fields;
+  uint32_t n_counts;   /* repeated fields */
+  const uint32_t *repeated; /* their indices in `fields`, by slot */
+  uint32_t n_groups;
+  uint32_t n_required; /* required fields without a default */
+  const uint32_t *required; /* their numbers, by required_bit */
 } PbciMessage;
+
+/* The field of `type` numbered `number`, or NULL. Dense numbering from 1
+ * finds it at once; otherwise a binary search (out of line). */
+const PbciFieldInfo *pbci_search_field(const PbciMessage *type,
+                                       uint64_t number);
+PBCI_INLINE const PbciFieldInfo *pbci_find_field(const PbciMessage *type,
+                                                 uint64_t number) {
+  /* Most messages number their fields 1, 2, 3, ... */
+  if (number - 1 < type->n_fields && type->fields[number - 1].number == number) {
+    return &type->fields[number - 1];
+  }
+  return pbci_search_field(type, number);
+}
+
+/* Sizes the arrays of one occurrence of `type`'s message `msg`: counts the
+ * elements of each repeated field and the unknown fields from `p` (the
+ * first of them) to `end`, then grows each array once, to its final length.
+ * `counts` is scratch for type->n_counts values. Returns where the count
+ * stopped: `end`, or a malformed field, where the decoder stops and reports
+ * it after any earlier fault; NULL when the buffer is too small. */
+const uint8_t *pbci_reserve(const PbciMessage *type, size_t *counts, void *msg,
+                            const uint8_t *p, const uint8_t *end,
+                            PbciArena *arena);
 
 /* The public functions of every message: x__iter_unpack[_ex] (msg NULL: a
  * new message at the start of buf, or msg to merge into),
@@ -317,6 +383,20 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
   return d;
 }
 
+/* The index of the lowest set bit of x, which is not 0. */
+PBCI_INLINE int pbci_ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int n = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    n++;
+  }
+  return n;
+#endif
+}
+
 /* ---- scanning fields without decoding them ---- */
 
 /* One field as it sits on the wire. */
@@ -377,12 +457,6 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
   return pbci_next_field_slow(p, end, f);
 }
 
-/* The number of elements a repeated field's occurrence `f` holds: a packed
- * run when f is length-delimited and the field is packable (`elem_size` 0
- * for varints, 4 or 8 for fixed width, -1 when not packable), else 1.
- * Returns (size_t)-1 for a malformed packed run. */
-size_t pbci_count_elements(const PbciField *f, int elem_size);
-
 /* The varints of a packed run [p, end): its bytes without the continuation
  * bit, counted eight at a time; (size_t)-1 when the run is malformed (its
  * last byte has the continuation bit, or a varint is over 10 bytes). */
@@ -409,6 +483,18 @@ PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
                                       size_t size) {
   size_t len = (size_t)(end - p);
   return len % size == 0 ? len / size : (size_t)-1;
+}
+
+/* The number of elements the occurrence `f` of repeated field `fi` holds:
+ * a packed run's when f is length-delimited and the field is a scalar, else
+ * 1. Returns (size_t)-1 for a malformed packed run. */
+PBCI_INLINE size_t pbci_count_elements(const PbciFieldInfo *fi,
+                                       const PbciField *f) {
+  if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
+  if (fi->packed_size != 0) {
+    return pbci_count_fixed(f->value, f->end, fi->packed_size);
+  }
+  return pbci_count_varints(f->value, f->end);
 }
 
 /* ---- allocation ---- */
@@ -587,10 +673,10 @@ typedef struct PbciList {
   const struct PbciList *parent; /* NULL: the single range [p, end) */
   const uint8_t *p, *end;        /* with a parent: p is the key of the run's
                                     first occurrence */
-  const uint32_t *members;       /* the group's field numbers */
-  size_t n_members;
-  uint32_t member; /* the field whose run this is */
-  size_t run;      /* index of the run among the group's runs */
+  const PbciMessage *type;       /* the parent's type, */
+  uint32_t group;                /* and the group whose run this is */
+  uint32_t member;               /* the field whose run this is */
+  size_t run;                    /* index of the run among the group's runs */
 } PbciList;
 
 PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
@@ -622,9 +708,27 @@ typedef struct PbciRun {
 int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
                  PbciRun *closing);
 
-/* The list of a closed run's occurrences, for measuring its instance. */
+/* The list of a closed run's occurrences of a member of `type`'s `group`,
+ * for measuring its instance. */
 PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
-                       const uint32_t *members, size_t n_members);
+                       const PbciMessage *type, uint32_t group);
+
+/* Adds to `size` what decoding one occurrence [p, end) into a new message
+ * of `type` allocates, with the same checks as its decoder, reporting
+ * failures the same way. Needs no scratch (its state fits in bit masks):
+ * the sizer of nearly every message instance. Returns 0 or an error. */
+ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
+                             const uint8_t *end, PbciSize *size,
+                             uint32_t depth);
+
+/* The same for the occurrences in `list` (merged sub-messages), and for
+ * types with over 64 repeated fields, groups or required fields. Scratch,
+ * sized by the type: `counts` 2 * n_counts values, `runs` n_groups runs,
+ * `required` one bit per required field. Generated sizers (x__iter_measure)
+ * provide it. */
+ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
+                       uint64_t *required, const PbciList *list,
+                       PbciSize *size, uint32_t depth);
 
 #ifdef __cplusplus
 }

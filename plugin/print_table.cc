@@ -1,0 +1,177 @@
+// Prints each message's field table and type object (PbciMessage), which
+// the runtime's table-driven scans read, and its sizer for merged
+// occurrences: a call into pbci_measure with scratch sized for the message.
+//
+// The decoder is generated code because it runs per field and benefits from
+// knowing each field at compile time; reserving arrays and unpacked_size
+// only classify fields (skip, count, add a length, recurse), which one
+// runtime loop over a table does nearly as fast in a fraction of the code.
+#include <algorithm>
+
+#include "print_common.h"
+#include "printers.h"
+
+namespace protobuf_c_iter {
+namespace {
+
+using google::protobuf::io::Printer;
+
+std::string Kind(const FieldModel& f) {
+  switch (f.read) {
+    case ReadKind::kString:
+      return "PBCI_KIND_STRING";
+    case ReadKind::kBytes:
+      return "PBCI_KIND_BYTES";
+    case ReadKind::kMessage:
+      return "PBCI_KIND_MESSAGE";
+    default:
+      return "PBCI_KIND_SCALAR";
+  }
+}
+
+std::string WireTypes(const FieldModel& f) {
+  std::vector<std::string> wire_types = ValueWireTypes(f);
+  if (f.packable) wire_types.push_back("PBCI_WT_LEN");
+  std::string bits;
+  for (const std::string& wt : wire_types) {
+    if (!bits.empty()) bits += " | ";
+    bits += "PBCI_WT_BIT(" + wt + ")";
+  }
+  return bits;
+}
+
+std::string Flags(const FieldModel& f) {
+  std::string flags;
+  auto add = [&flags](const char* flag) {
+    if (!flags.empty()) flags += " | ";
+    flags += flag;
+  };
+  if (f.repeated) add("PBCI_FIELD_REPEATED");
+  if (f.group >= 0) add("PBCI_FIELD_GROUP");
+  if (f.required_bit >= 0) add("PBCI_FIELD_REQUIRED");
+  return flags.empty() ? "0" : flags;
+}
+
+void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
+  Vars vars = FieldVars(m, f);
+  vars["kind"] = Kind(f);
+  vars["wire_types"] = WireTypes(f);
+  vars["flags"] = Flags(f);
+  p->Print(vars, R"(  { /* $comment$ */
+    .number = $number$, .kind = $kind$,
+    .wire_types = $wire_types$,
+    .flags = $flags$)");
+  if (f.repeated) {
+    vars["slot"] = std::to_string(f.count_slot);
+    p->Print(vars, R"(, .slot = $slot$, .elem_size = sizeof($array_elem$),
+    .count_offset = offsetof($struct$, $count$),
+    .array_offset = offsetof($struct$, $member$))");
+    if (f.packable && f.fixed_size != 0) {
+      p->Print(", .packed_size = $size$", "size", std::to_string(f.fixed_size));
+    }
+  } else if (f.group >= 0) {
+    p->Print(", .slot = $group$", "group", std::to_string(f.group));
+  }
+  if (f.required_bit >= 0) {
+    p->Print(", .required_bit = $bit$", "bit", std::to_string(f.required_bit));
+  }
+  if (f.read == ReadKind::kMessage) {
+    p->Print(vars, ",\n    .sub = &$sub_lower$__iter_message");
+  }
+  p->Print("},\n");
+}
+
+}  // namespace
+
+void PrintTable(const MessageModel& m, Printer* p) {
+  std::vector<const FieldModel*> by_number;
+  for (const FieldModel& f : m.fields) by_number.push_back(&f);
+  std::sort(by_number.begin(), by_number.end(),
+            [](const FieldModel* a, const FieldModel* b) {
+              return a->number < b->number;
+            });
+  Vars vars = {{"full_name", m.full_name},
+               {"lower", m.lower},
+               {"struct", m.struct_name},
+               {"init", m.init_macro},
+               {"n_fields", std::to_string(m.fields.size())},
+               {"n_counts", std::to_string(m.n_counts)},
+               {"n_groups", std::to_string(m.groups.size())},
+               {"n_required", std::to_string(m.n_required_bits)}};
+  vars["fields"] = m.fields.empty() ? "NULL" : m.lower + "__iter_fields";
+  vars["required"] =
+      m.n_required_bits == 0 ? "NULL" : m.lower + "__iter_required";
+  vars["repeated"] = m.n_counts == 0 ? "NULL" : m.lower + "__iter_repeated";
+  if (!m.fields.empty()) {
+    p->Print(vars, R"(
+/* The fields of $full_name$ by number, for the runtime's table-driven scans:
+ * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+static const PbciFieldInfo $lower$__iter_fields[] = {
+)");
+    for (const FieldModel* f : by_number) PrintFieldInfo(m, *f, p);
+    p->Print("};\n");
+  }
+  if (m.n_counts > 0) {
+    std::vector<size_t> repeated(m.n_counts);
+    for (size_t i = 0; i < by_number.size(); i++) {
+      if (by_number[i]->repeated) repeated[by_number[i]->count_slot] = i;
+    }
+    std::string list;
+    for (size_t i : repeated) {
+      list += (list.empty() ? "" : ", ") + std::to_string(i);
+    }
+    vars["list"] = list;
+    p->Print(vars, R"(/* The index in $lower$__iter_fields of each repeated field, by slot. */
+static const uint32_t $lower$__iter_repeated[] = {$list$};
+)");
+  }
+  p->Print(vars, R"(
+static const $struct$ $lower$__iter_init_value = $init$;
+const PbciMessage $lower$__iter_message = {
+  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $lower$__iter_measure,
+  $fields$, $n_fields$, /* fields */
+  $n_counts$, $repeated$, /* repeated fields */
+  $n_groups$, /* groups of merging sub-message occurrences */
+  $n_required$, $required$ /* required fields without a default */
+};
+)");
+}
+
+void PrintSizer(const MessageModel& m, Printer* p) {
+  Vars vars = {{"full_name", m.full_name}, {"lower", m.lower}};
+  p->Print(vars, R"(
+/* Adds to `size` what decoding the occurrences in `list` into one new
+ * $full_name$ allocates: pbci_measure, with scratch for this type. For
+ * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
+    uint32_t depth) {
+)");
+  std::vector<std::string> args;
+  if (m.n_counts > 0) {
+    p->Print("  size_t counts[2 * $n$]; /* per repeated field: so far, this occurrence */\n",
+             "n", std::to_string(m.n_counts));
+    args.push_back("counts");
+  } else {
+    args.push_back("NULL");
+  }
+  if (!m.groups.empty()) {
+    p->Print("  PbciRun runs[$n$]; /* per group: its current run */\n", "n",
+             std::to_string(m.groups.size()));
+    args.push_back("runs");
+  } else {
+    args.push_back("NULL");
+  }
+  if (m.n_required_bits > 0) {
+    p->Print("  uint64_t required[$n$]; /* required fields seen */\n", "n",
+             std::to_string(RequiredWords(m)));
+    args.push_back("required");
+  } else {
+    args.push_back("NULL");
+  }
+  vars["args"] = args[0] + ", " + args[1] + ", " + args[2];
+  p->Print(vars, R"(  return pbci_measure(&$lower$__iter_message, $args$, list, size, depth);
+}
+)");
+}
+
+}  // namespace protobuf_c_iter

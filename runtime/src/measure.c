@@ -1,0 +1,477 @@
+/* unpacked_size: one sizer for every message, driven by its field table
+ * (PbciMessage), and the occurrence lists it uses to size merged
+ * sub-messages. */
+#include "scan.h"
+
+ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f) {
+  ptrdiff_t r;
+  if (s->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  r = pbci_size_binary(s, (size_t)(f->end - f->raw));
+  return r < 0 ? r : 1;
+}
+
+int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
+                 PbciRun *closing) {
+  int ended = 0;
+  if (run->member != member) {
+    if (run->count != 0) {
+      *closing = *run;
+      ended = 1;
+      run->index++;
+    }
+    run->member = member;
+    run->count = 0;
+  }
+  if (run->count++ == 0) {
+    run->key = f->key;
+    run->p = f->value;
+    run->end = f->end;
+  }
+  return ended;
+}
+
+PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
+                       const PbciMessage *type, uint32_t group) {
+  PbciList l;
+  if (run->count == 1) return pbci_list_single(run->p, run->end);
+  l.parent = parent;
+  l.p = run->key;
+  l.end = NULL;
+  l.type = type;
+  l.group = group;
+  l.member = run->member;
+  l.run = run->index;
+  return l;
+}
+
+/* Iteration of a derived list: scan the ranges of the parent list for the
+ * group's members, follow the runs, pass on the occurrences of our run.
+ *
+ * When the parent is a single range, the scan starts at the key of the run's
+ * first occurrence and stops at the run's end, so sizing each run costs its
+ * own length. Otherwise the parent list is iterated from its start, which
+ * costs the parent's length per run: unpacked_size is linear in the input
+ * except for inputs whose sub-messages merge inside other merged
+ * sub-messages. */
+typedef struct FilterCtx {
+  const PbciList *list;
+  PbciRangeFn fn;
+  void *ctx;
+  PbciRun run;
+} FilterCtx;
+
+#define PBCI_STOP 1 /* internal: the run is complete, stop iterating */
+
+static int is_member(const PbciList *l, uint64_t number) {
+  const PbciFieldInfo *fi = pbci_find_field(l->type, number);
+  return fi != NULL && (fi->flags & PBCI_FIELD_GROUP) && fi->slot == l->group;
+}
+
+/* Follows runs through [p, end) and passes on the occurrences of run
+ * `target`; returns PBCI_STOP once past it. */
+static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
+                                   const uint8_t *end, size_t target) {
+  PbciRun closing;
+  PbciField f;
+  while (p < end) {
+    /* The owning message validated this range before building the list. */
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (!is_member(fc->list, f.tag >> 3)) continue;
+    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
+    if (fc->run.index > target) return PBCI_STOP;
+    if (fc->run.index == target) {
+      /* A nested list's PBCI_STOP ends our iteration too. */
+      ptrdiff_t r = fc->fn(fc->ctx, f.value, f.end);
+      if (r != 0) return r;
+    }
+  }
+  return 0;
+}
+
+static ptrdiff_t filter_range(void *ctx, const uint8_t *p, const uint8_t *end) {
+  FilterCtx *fc = (FilterCtx *)ctx;
+  return filter_range_from(fc, p, end, fc->list->run);
+}
+
+ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
+  FilterCtx fc;
+  ptrdiff_t r;
+  if (list->parent == NULL) return fn(ctx, list->p, list->end);
+  memset(&fc, 0, sizeof fc);
+  fc.list = list;
+  fc.fn = fn;
+  fc.ctx = ctx;
+  if (list->parent->parent == NULL) {
+    /* Resume at the run's first key: it is run 0 from there. */
+    r = filter_range_from(&fc, list->p, list->parent->end, 0);
+  } else {
+    r = pbci_list_each(list->parent, filter_range, &fc);
+  }
+  return r == PBCI_STOP ? 0 : r;
+}
+
+/* ---- shared by both sizers ---- */
+
+/* Sizes the instance a closed run of a group decodes into: one occurrence
+ * (the usual case) by pbci_measure_range, several merged ones by the
+ * sub-message's generated sizer, which gives pbci_measure its scratch. */
+static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
+                           const PbciRun *run, PbciSize *size, uint32_t depth) {
+  const PbciFieldInfo *fi = pbci_find_field(type, run->member);
+  PbciList list;
+  if (fi->sub == NULL) return 0; /* a oneof member that is not a message */
+  list = pbci_run_list(run, parent, type, fi->slot);
+  if (list.parent == NULL) {
+    return pbci_measure_range(fi->sub, list.p, list.end, size, depth + 1);
+  }
+  return fi->sub->measure(&list, size, depth + 1);
+}
+
+/* ---- one occurrence, no scratch: pbci_measure_range ---- */
+
+/* Array elements are protobuf-c's scalars (4 or 8 bytes), pointers and
+ * ProtobufCBinaryData: 4, 8 or 16 bytes. The rounding below relies on it. */
+typedef char pbci_elements_are_small[sizeof(ProtobufCBinaryData) <= 16 &&
+                                     sizeof(ProtobufCBinaryData) % 4 == 0 &&
+                                     sizeof(void *) % 4 == 0 ? 1 : -1];
+
+/* Adds n bytes to the low end; n is a multiple of PBCI_ALIGN. */
+PBCI_INLINE ptrdiff_t size_lo(PbciSize *s, size_t n) {
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += n;
+  return 0;
+}
+
+PBCI_INLINE unsigned popcount64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return (unsigned)__builtin_popcountll(x);
+#else
+  unsigned n = 0;
+  for (; x != 0; x &= x - 1) n++;
+  return n;
+#endif
+}
+
+/* Sizes the runs of `group` in one occurrence [p, end) of `type`: for a
+ * group that appeared more than once (merged sub-messages, or oneof members
+ * replacing each other). The occurrence was checked already. */
+static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
+                                 const uint8_t *p, const uint8_t *end,
+                                 PbciSize *size, uint32_t depth) {
+  PbciList parent = pbci_list_single(p, end);
+  PbciRun run, closing;
+  ptrdiff_t r;
+  memset(&run, 0, sizeof run);
+  while (p < end) {
+    PbciField f;
+    const PbciFieldInfo *fi;
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED; /* not reached */
+    fi = pbci_find_field(type, f.tag >> 3);
+    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != group) continue;
+    if (pbci_run_add(&run, fi->number, &f, &closing)) {
+      r = close_run(type, &parent, &closing, size, depth);
+      if (r < 0) return r;
+    }
+  }
+  return run.count != 0 ? close_run(type, &parent, &run, size, depth) : 0;
+}
+
+/* The first occurrences of groups, measured when the occurrence ends (if
+ * their group turns out to have only one). Messages rarely hold more. */
+#define PENDING 4
+
+ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
+                             const uint8_t *end, PbciSize *size,
+                             uint32_t depth) {
+  const uint8_t *const start = p;
+  const uint8_t *field = p; /* key of the field being sized */
+  size_t arrays = 0;        /* array bytes, each array unrounded */
+  uint64_t odd = 0;         /* 4-byte-element arrays of odd length, by slot */
+  uint64_t required = 0;    /* required fields seen, by bit */
+  uint64_t seen = 0;        /* groups seen, */
+  uint64_t again = 0;       /* seen more than once, */
+  uint64_t unpending = 0;   /* seen once but not in `pending` */
+  struct {
+    const PbciFieldInfo *fi;
+    const uint8_t *p, *end;
+  } pending[PENDING];
+  size_t n_pending = 0, n_unknown = 0, i;
+  size_t hi = 0;   /* plain strings' and bytes' copies, added at the end */
+  size_t hint = 0; /* where the next field is probably in the table */
+  PbciQuick q;
+  const uint32_t flags = size->ctx.flags;
+  ptrdiff_t r;
+  /* Bit masks hold the state: wider messages take the general sizer. */
+  if (type->n_counts > 64 || type->n_groups > 64 || type->n_required > 64) {
+    PbciList list = pbci_list_single(p, end);
+    return type->measure(&list, size, depth);
+  }
+  r = pbci_size_array(size, 1, type->size);
+  if (r < 0) return r;
+  while (p < end) {
+    PbciField f;
+    const PbciFieldInfo *fi;
+    field = p;
+    if (pbci_quick_field(type, p, end, &hint, &q)) {
+      fi = q.fi;
+      p = q.end;
+      if (fi->flags == 0) {
+        /* Plain fields: scalars add nothing; copies add to `hi`, which
+         * cannot wrap (each adds at most twice its input bytes). */
+        if (fi->kind == PBCI_KIND_SCALAR) continue;
+        if (fi->kind == PBCI_KIND_STRING) {
+          if ((flags & PROTOBUF_C_ITER_VALIDATE_UTF8) &&
+              !pbci_utf8_valid(q.value, (size_t)(q.end - q.value))) {
+            r = PROTOBUF_C_ITER_ERR_BAD_UTF8;
+            goto fail;
+          }
+          hi += (size_t)(q.end - q.value) + 1;
+          continue;
+        }
+        if (fi->kind == PBCI_KIND_BYTES) {
+          if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) hi += (size_t)(q.end - q.value);
+          continue;
+        }
+      }
+      f = pbci_quick_as_field(&q, field);
+      goto known;
+    }
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) goto malformed;
+    fi = pbci_find_field(type, f.tag >> 3);
+    if (fi == NULL) {
+      r = pbci_size_unknown(size, &f);
+      if (r < 0) goto fail;
+      n_unknown += (size_t)r;
+      continue;
+    }
+    if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
+    hint = (size_t)(fi - type->fields) + 1;
+  known:
+    if (fi->kind == PBCI_KIND_MESSAGE && depth >= size->ctx.max_depth) {
+      r = PROTOBUF_C_ITER_ERR_DEPTH;
+      goto fail;
+    }
+    if (fi->flags & PBCI_FIELD_REPEATED) {
+      size_t n = pbci_count_elements(fi, &f);
+      if (n == (size_t)-1) goto malformed;
+      /* elem_size <= 16 (below): n * elem_size cannot wrap. */
+      if (n > ((size_t)PTRDIFF_MAX - arrays) / 16) {
+        r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        goto fail;
+      }
+      arrays += n * fi->elem_size;
+      if (fi->elem_size % PBCI_ALIGN != 0) odd ^= (uint64_t)(n & 1) << fi->slot;
+    }
+    switch (fi->kind) {
+      case PBCI_KIND_STRING:
+        r = pbci_size_string(size, f.value, f.end);
+        break;
+      case PBCI_KIND_BYTES:
+        r = pbci_size_binary(size, (size_t)(f.end - f.value));
+        break;
+      case PBCI_KIND_MESSAGE:
+        r = fi->flags & PBCI_FIELD_REPEATED
+                ? pbci_measure_range(fi->sub, f.value, f.end, size, depth + 1)
+                : 0;
+        break;
+      default:
+        r = 0;
+        break;
+    }
+    if (r < 0) goto fail;
+    if (fi->flags & PBCI_FIELD_GROUP) {
+      uint64_t bit = UINT64_C(1) << fi->slot;
+      if (seen & bit) {
+        again |= bit;
+      } else if (n_pending < PENDING) {
+        seen |= bit;
+        pending[n_pending].fi = fi;
+        pending[n_pending].p = f.value;
+        pending[n_pending].end = f.end;
+        n_pending++;
+      } else {
+        seen |= bit;
+        unpending |= bit;
+      }
+    }
+    if (fi->flags & PBCI_FIELD_REQUIRED) required |= UINT64_C(1) << fi->required_bit;
+  }
+  if (type->n_required != 0 &&
+      required != (~UINT64_C(0) >> (64 - type->n_required))) {
+    return pbci_fail_required(&size->ctx, end, &required, type->required,
+                              type->n_required);
+  }
+  /* Each array is one allocation, rounded up to PBCI_ALIGN: only arrays of
+   * 4-byte elements with an odd length round. */
+  r = pbci_size_bytes(size, hi);
+  if (r == 0) r = size_lo(size, arrays);
+  if (r == 0 && odd != 0) r = size_lo(size, (size_t)popcount64(odd) * 4u);
+  if (r == 0 && n_unknown != 0) {
+    r = pbci_size_array(size, n_unknown, sizeof(ProtobufCMessageUnknownField));
+  }
+  if (r < 0) goto fail;
+  /* Sub-messages of groups seen once decode from one occurrence. */
+  for (i = 0; i < n_pending; i++) {
+    const PbciFieldInfo *fi = pending[i].fi;
+    if ((again >> fi->slot & 1) || fi->sub == NULL) continue;
+    r = pbci_measure_range(fi->sub, pending[i].p, pending[i].end, size, depth + 1);
+    if (r < 0) return r;
+  }
+  /* The rest follow their runs through the occurrence again. */
+  again |= unpending;
+  while (again != 0) {
+    uint32_t group = (uint32_t)pbci_ctz64(again);
+    again &= again - 1;
+    r = size_group_runs(type, group, start, end, size, depth);
+    if (r < 0) return r;
+  }
+  return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&size->ctx, r, field, end);
+}
+
+/* ---- merged occurrences, with scratch: pbci_measure ---- */
+
+/* One message instance being measured over a list of occurrences: its
+ * type, the list and what carries from one occurrence to the next. */
+typedef struct Measure {
+  const PbciMessage *type;
+  PbciSize *size;
+  const PbciList *list;
+  uint32_t depth;
+  size_t *totals;     /* per repeated field: elements so far */
+  size_t *counts;     /* per repeated field: elements in this occurrence */
+  PbciRun *runs;      /* per group: its current run */
+  uint64_t *required; /* required fields seen in this occurrence */
+  size_t n_unknown;   /* unknown fields so far */
+} Measure;
+
+/* What one field adds; `fi` takes its wire type. */
+static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
+                            const PbciField *f) {
+  ptrdiff_t r = 0;
+  if (fi->kind == PBCI_KIND_MESSAGE && m->depth >= m->size->ctx.max_depth) {
+    return PROTOBUF_C_ITER_ERR_DEPTH;
+  }
+  if (fi->flags & PBCI_FIELD_REPEATED) {
+    size_t n = pbci_count_elements(fi, f);
+    if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    m->counts[fi->slot] += n;
+  }
+  switch (fi->kind) {
+    case PBCI_KIND_STRING:
+      r = pbci_size_string(m->size, f->value, f->end);
+      break;
+    case PBCI_KIND_BYTES:
+      r = pbci_size_binary(m->size, (size_t)(f->end - f->value));
+      break;
+    case PBCI_KIND_MESSAGE:
+      if (fi->flags & PBCI_FIELD_REPEATED) {
+        r = pbci_measure_range(fi->sub, f->value, f->end, m->size, m->depth + 1);
+      }
+      break;
+    default:
+      break;
+  }
+  if (r < 0) return r;
+  if (fi->flags & PBCI_FIELD_GROUP) {
+    PbciRun closing;
+    if (pbci_run_add(&m->runs[fi->slot], fi->number, f, &closing)) {
+      r = close_run(m->type, m->list, &closing, m->size, m->depth);
+      if (r < 0) return r;
+    }
+  }
+  if (fi->flags & PBCI_FIELD_REQUIRED) {
+    m->required[fi->required_bit / 64] |= UINT64_C(1) << (fi->required_bit % 64);
+  }
+  return 0;
+}
+
+/* Sizes one occurrence of the list, [p, end). */
+static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
+  Measure *m = (Measure *)ctx;
+  const PbciMessage *type = m->type;
+  const uint8_t *field = p; /* key of the field being sized */
+  size_t n_unknown = 0, i;
+  ptrdiff_t r;
+  for (i = 0; i < type->n_counts; i++) m->counts[i] = 0;
+  for (i = 0; i < (type->n_required + 63) / 64; i++) m->required[i] = 0;
+  while (p < end) {
+    PbciField f;
+    const PbciFieldInfo *fi;
+    field = p;
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) goto malformed;
+    fi = pbci_find_field(type, f.tag >> 3);
+    if (fi == NULL) {
+      r = pbci_size_unknown(m->size, &f);
+      if (r < 0) goto fail;
+      n_unknown += (size_t)r;
+      continue;
+    }
+    if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
+    /* Scalars outside arrays and oneofs allocate nothing. */
+    if (fi->kind == PBCI_KIND_SCALAR && fi->flags == 0) continue;
+    r = size_field(m, fi, &f);
+    if (r < 0) goto fail;
+  }
+  for (i = 0; i < type->n_required; i++) {
+    if (!(m->required[i / 64] >> (i % 64) & 1)) {
+      return pbci_fail_required(&m->size->ctx, end, m->required, type->required,
+                                type->n_required);
+    }
+  }
+  /* Each array grows once per occurrence, to its running length. */
+  for (i = 0; i < type->n_counts; i++) {
+    if (m->counts[i] == 0) continue;
+    m->totals[i] += m->counts[i];
+    r = pbci_size_array(m->size, m->totals[i], type->fields[type->repeated[i]].elem_size);
+    if (r < 0) goto fail;
+  }
+  if (n_unknown != 0) {
+    m->n_unknown += n_unknown;
+    r = pbci_size_array(m->size, m->n_unknown, sizeof(ProtobufCMessageUnknownField));
+    if (r < 0) goto fail;
+  }
+  return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&m->size->ctx, r, field, end);
+}
+
+ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
+                       uint64_t *required, const PbciList *list,
+                       PbciSize *size, uint32_t depth) {
+  Measure m;
+  ptrdiff_t r;
+  size_t i;
+  m.type = type;
+  m.size = size;
+  m.list = list;
+  m.depth = depth;
+  m.totals = counts;
+  m.counts = counts + type->n_counts;
+  m.runs = runs;
+  m.required = required;
+  m.n_unknown = 0;
+  for (i = 0; i < type->n_counts; i++) m.totals[i] = 0;
+  if (type->n_groups != 0) memset(runs, 0, type->n_groups * sizeof *runs);
+  r = pbci_size_array(size, 1, type->size);
+  if (r < 0) return r;
+  r = list->parent == NULL ? size_range(&m, list->p, list->end)
+                           : pbci_list_each(list, size_range, &m);
+  if (r < 0) return r;
+  for (i = 0; i < type->n_groups; i++) {
+    if (m.runs[i].count != 0) {
+      r = close_run(type, list, &m.runs[i], size, depth);
+      if (r < 0) return r;
+    }
+  }
+  return 0;
+}
