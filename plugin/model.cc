@@ -212,6 +212,14 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
     AddMessages(file->message_type(i), &model->messages);
     AddDependencyHeaders(file->message_type(i), model);
   }
+  for (const MessageModel& m : model->messages) {
+    // PbciFieldInfo::required_bit is 16 bits wide.
+    if (m.n_required_bits > 0xffff) {
+      *error = file->name() + ": " + m.full_name +
+               " has more than 65535 required fields";
+      return false;
+    }
+  }
   return true;
 }
 

@@ -52,8 +52,10 @@ void AddPredictions(MessageModel* m) {
     FieldModel* f = by_number[i];
     Prediction p;
     if (f->repeated && !f->packed && PredictionOf(f, &p)) f->next.push_back(p);
-    if (i + 1 < by_number.size() && PredictionOf(by_number[i + 1], &p)) {
-      f->next.push_back(p);
+    // The next two fields: optional fields are often absent, and a miss
+    // costs a full dispatch.
+    for (size_t j = i + 1; j < by_number.size() && j <= i + 2; j++) {
+      if (PredictionOf(by_number[j], &p)) f->next.push_back(p);
     }
   }
 }

@@ -204,12 +204,10 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
   const uint32_t flags = size->ctx.flags;
   ptrdiff_t r;
   /* Bit masks hold the state: wider messages take the general sizer. */
-  if (type->n_counts > 64 || type->n_groups > 64 || type->n_required > 64) {
+  if ((type->n_counts | type->n_groups | type->n_required) >= 64) {
     PbciList list = pbci_list_single(p, end);
     return type->measure(&list, size, depth);
   }
-  r = pbci_size_array(size, 1, type->size);
-  if (r < 0) return r;
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
@@ -304,11 +302,12 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
     return pbci_fail_required(&size->ctx, end, &required, type->required,
                               type->n_required);
   }
-  /* Each array is one allocation, rounded up to PBCI_ALIGN: only arrays of
-   * 4-byte elements with an odd length round. */
-  r = pbci_size_bytes(size, hi);
-  if (r == 0) r = size_lo(size, arrays);
-  if (r == 0 && odd != 0) r = size_lo(size, (size_t)popcount64(odd) * 4u);
+  /* The struct, and each array as one allocation rounded up to
+   * PBCI_ALIGN: only arrays of 4-byte elements with an odd length round. */
+  arrays += PBCI_ROUND(type->size);
+  if (odd != 0) arrays += (size_t)popcount64(odd) * 4u;
+  r = size_lo(size, arrays);
+  if (r == 0) r = pbci_size_bytes(size, hi);
   if (r == 0 && n_unknown != 0) {
     r = pbci_size_array(size, n_unknown, sizeof(ProtobufCMessageUnknownField));
   }

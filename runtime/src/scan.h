@@ -27,6 +27,7 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
                                  const uint8_t *end, size_t *hint,
                                  PbciQuick *q) {
   uint32_t key, number;
+  size_t index;
   const uint8_t *v;
   const PbciFieldInfo *fi;
   size_t avail;
@@ -41,13 +42,14 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
   }
   number = key >> 3;
   if (*hint < type->n_fields && type->fields[*hint].number == number) {
-    fi = &type->fields[*hint];
+    index = *hint;
   } else if (number - 1 < type->n_fields &&
              type->fields[number - 1].number == number) {
-    fi = &type->fields[number - 1];
+    index = number - 1;
   } else {
     return 0;
   }
+  fi = &type->fields[index];
   if (!(fi->wire_types >> (key & 7) & 1)) return 0;
   avail = (size_t)(end - v);
   q->value = v;
@@ -97,7 +99,7 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
   q->fi = fi;
   q->key = key;
   q->raw = v;
-  *hint = (size_t)(fi - type->fields) + 1;
+  *hint = index + 1;
   return 1;
 }
 

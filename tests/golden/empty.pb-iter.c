@@ -115,7 +115,7 @@ ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
 
 /* The fields of iter.empty.OnlyEmpty by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+ * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
 static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
   { /* iter.empty.Empty e = 1 */
     .number = 1, .kind = PBCI_KIND_MESSAGE,

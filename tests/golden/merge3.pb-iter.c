@@ -14,7 +14,7 @@
 /* ==== Iter__Merge3__Inner3 (iter.merge3.Inner3) ==== */
 
 /* The fields of iter.merge3.Inner3 by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+ * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
 static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
   { /* int32 a = 1 */
     .number = 1, .kind = PBCI_KIND_SCALAR,
@@ -68,6 +68,11 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
           field = p;
           p += 1;
           goto field_2;
+        }
+        if (p < limit && p[0] == 0x1a) {
+          field = p;
+          p += 1;
+          goto field_3;
         }
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* int32 b = 2 */
@@ -163,7 +168,7 @@ ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
 
 /* The fields of iter.merge3.Outer3 by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+ * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
 static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
   { /* iter.merge3.Inner3 sub = 1 */
     .number = 1, .kind = PBCI_KIND_MESSAGE,

@@ -10,6 +10,7 @@
 #include "options.pb-iter.h"
 #include "pkg/common.pb-iter.h"
 #include "pkg/nested/shapes.pb-iter.h"
+#include "wide.pb-iter.h"
 #include "scalars2.pb-iter.h"
 #include "scalars3.pb-iter.h"
 
@@ -58,6 +59,12 @@ const std::vector<IterType>& AllTypes() {
                           "iter.merge3.Outer3"),
       PBCI_TEST_ITER_TYPE(Iter__Empty__OnlyEmpty, iter__empty__only_empty,
                           "iter.empty.OnlyEmpty"),
+      PBCI_TEST_ITER_TYPE(Iter__Wide__WideRepeated, iter__wide__wide_repeated,
+                          "iter.wide.WideRepeated"),
+      PBCI_TEST_ITER_TYPE(Iter__Wide__WideGroups, iter__wide__wide_groups,
+                          "iter.wide.WideGroups"),
+      PBCI_TEST_ITER_TYPE(Iter__Wide__WideRequired, iter__wide__wide_required,
+                          "iter.wide.WideRequired"),
   };
   return kTypes;
 }

@@ -17,7 +17,7 @@
 static const uint32_t iter__pkg__common__point__iter_required[] = {1, 2};
 
 /* The fields of iter.pkg.common.Point by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure (unpacked_size). */
+ * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
 static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
   { /* required sint32 x = 1 */
     .number = 1, .kind = PBCI_KIND_SCALAR,
@@ -73,6 +73,11 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
           field = p;
           p += 1;
           goto field_2;
+        }
+        if (p < limit && p[0] == 0x1a) {
+          field = p;
+          p += 1;
+          goto field_3;
         }
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* required sint32 y = 2 */

@@ -91,7 +91,8 @@ typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
                                    PbciSize *size, uint32_t depth);
 
 /* What the table-driven scans (pbci_reserve, pbci_measure) need to know of
- * one field. Generated as a table sorted by number, one per message. */
+ * one field. Generated as a table sorted by number, one per message; 32
+ * bytes on 64-bit hosts, so that indexing it is a shift. */
 struct PbciMessage;
 typedef struct PbciFieldInfo {
   uint32_t number;
@@ -102,8 +103,8 @@ typedef struct PbciFieldInfo {
   uint8_t packed_size; /* packed-run element: 0 varint, 4 or 8 bytes */
   uint32_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
                           PBCI_FIELD_GROUP: its group (see PbciRun) */
-  uint32_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
-  uint32_t elem_size;    /* repeated: sizeof one array element */
+  uint16_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
+  uint16_t elem_size;    /* repeated: sizeof one array element */
   uint32_t count_offset; /* repeated: offsetof the n_ member, */
   uint32_t array_offset; /* and of the array pointer */
   const struct PbciMessage *sub; /* PBCI_KIND_MESSAGE: the sub-message */
@@ -722,7 +723,7 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
                              uint32_t depth);
 
 /* The same for the occurrences in `list` (merged sub-messages), and for
- * types with over 64 repeated fields, groups or required fields. Scratch,
+ * types with 64 or more repeated fields, groups or required fields. Scratch,
  * sized by the type: `counts` 2 * n_counts values, `runs` n_groups runs,
  * `required` one bit per required field. Generated sizers (x__iter_measure)
  * provide it. */
