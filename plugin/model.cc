@@ -87,6 +87,7 @@ FieldModel BuildField(const FieldDescriptor* field) {
   f.member = FieldMemberName(field);
   f.has_member = HasMemberName(field);
   f.count_member = CountMemberName(field);
+  f.cap_local = CapacityLocalName(field);
   f.repeated = field->is_repeated();
 
   const ScalarRule rule = RuleFor(field->type());

@@ -33,6 +33,8 @@ struct FieldModel {
   std::string member;        // struct member, e.g. "a" or "class_"
   std::string has_member;    // "has_a" when protoc-c emits one, else ""
   std::string count_member;  // "n_a" for repeated fields, else ""
+  std::string cap_local;     // "cap_a": the decoder's local holding the
+                             // capacity of a repeated field's array
   bool repeated = false;
   bool packable = false;  // repeated scalar: packed runs are accepted
   ReadKind read = ReadKind::kVarint;

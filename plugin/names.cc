@@ -245,6 +245,10 @@ std::string CountMemberName(const FieldDescriptor* field) {
   return field->is_repeated() ? "n_" + FieldMemberName(field) : "";
 }
 
+std::string CapacityLocalName(const FieldDescriptor* field) {
+  return field->is_repeated() ? "cap_" + FieldMemberName(field) : "";
+}
+
 std::string OneofCaseMember(const OneofDescriptor* oneof) {
   return CamelToLower(oneof->name()) + "_case";
 }

@@ -51,6 +51,9 @@ std::string FieldMemberName(const google::protobuf::FieldDescriptor* field);
 std::string HasMemberName(const google::protobuf::FieldDescriptor* field);
 // Element count of a repeated field: "n_x", else "".
 std::string CountMemberName(const google::protobuf::FieldDescriptor* field);
+// The decoder's local holding a repeated field's array capacity: "cap_x",
+// else "". No other local of a decoder starts with "cap_".
+std::string CapacityLocalName(const google::protobuf::FieldDescriptor* field);
 // True when protoc-c appends "_" to `lower_name` (its C++ keyword list).
 bool IsProtocCKeyword(const std::string& lower_name);
 // True for C keywords protoc-c does not escape, so its output cannot

@@ -11,6 +11,7 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"member", f.member},
               {"has", f.has_member},
               {"count", f.count_member},
+              {"cap", f.cap_local},
               {"elem", f.elem_type},
               {"array_elem", ArrayElemType(f)},
               {"value", f.value_expr},

@@ -1,5 +1,5 @@
-// Prints each message's decoder: x__iter_decode, one switch case per field
-// and wire type, and x__iter_reserve when it has repeated fields.
+// Prints each message's decoder, x__iter_decode: one switch case per field
+// and wire type.
 #include "print_common.h"
 #include "printers.h"
 
@@ -61,11 +61,10 @@ void PrintNext(const FieldModel& f, Printer* p) {
                  {"n", std::to_string(next.key.size())},
                  {"tag", std::to_string(next.tag)}};
     if (next.key.size() == 1) {
-      p->Print(vars, "      if (p < limit && p[0] == $b0$) {\n");
+      p->Print(vars, "      if (p < end && p[0] == $b0$) {\n");
     } else {
       vars["b1"] = Hex(next.key[1]);
-      // Signed: false if p were ever past limit.
-      p->Print(vars, "      if (limit - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
+      p->Print(vars, "      if (end - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
@@ -74,18 +73,13 @@ void PrintNext(const FieldModel& f, Printer* p) {
   p->Print("      break;\n");
 }
 
-void PrintReserveCall(const MessageModel& m, Printer* p) {
-  p->Print(m.n_counts == 0
-               ? "      if (!reserved) {\n"
-                 "        limit = pbci_reserve(&$lower$__iter_message, NULL, msg, "
-                 "field, end, arena);\n"
-               : "      if (!reserved) {\n"
-                 "        limit = $lower$__iter_reserve(msg, field, end, arena);\n",
-           "lower", m.lower);
-  p->Print(R"(
-        if (limit == NULL) goto no_memory;
-        if (limit == field) goto malformed; /* this very field */
-        reserved = 1;
+// Before an unpacked element is appended: a full array grows for the run of
+// elements that starts here (see "arrays" in the runtime's decode.h).
+void PrintGrowRun(Printer* p, const Vars& vars) {
+  p->Print(vars, R"(      if (msg->$count$ == $cap$) {
+        msg->$member$ = pbci_grow_run(arena, msg->$member$, msg->$count$, &$cap$,
+            sizeof *msg->$member$, field, p, end);
+        if (msg->$member$ == NULL) goto no_memory;
       }
 )");
 }
@@ -160,10 +154,9 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
-void PrintRepeated(const MessageModel& m, const FieldModel& f, Vars vars,
-                   Printer* p) {
+void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   PrintLabels(f, vars, p);
-  PrintReserveCall(m, p);
+  PrintGrowRun(p, vars);
   switch (f.read) {
     case ReadKind::kString:
       PrintReadLen(p);
@@ -216,8 +209,23 @@ void PrintRepeated(const MessageModel& m, const FieldModel& f, Vars vars,
            "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
            "run */\n");
   if (!f.packed_label.empty()) p->Print("    $label$:\n", "label", f.packed_label);
-  PrintReserveCall(m, p);
   PrintReadLen(p);
+  // The run's elements, counted before anything is stored: a full array
+  // grows for all of them (see "arrays" in the runtime's decode.h).
+  vars["counter"] = f.fixed_size == 0
+                        ? std::string("pbci_count_varints(p, value_end)")
+                        : "pbci_count_fixed(p, value_end, " +
+                              std::to_string(f.fixed_size) + ")";
+  p->Print(vars, R"(      {
+        size_t n = $counter$;
+        if (n == (size_t)-1) goto malformed;
+        if (n > $cap$ - msg->$count$) {
+          msg->$member$ = pbci_grow_to(arena, msg->$member$, msg->$count$, &$cap$,
+              msg->$count$ + n, sizeof *msg->$member$);
+          if (msg->$member$ == NULL) goto no_memory;
+        }
+      }
+)");
   if (f.fixed_size != 0) {
     // Little-endian wire values: one copy for the run where the host
     // matches (the runtime decides).
@@ -247,23 +255,6 @@ void PrintRepeated(const MessageModel& m, const FieldModel& f, Vars vars,
   PrintNext(f, p);
 }
 
-// With repeated fields, pbci_reserve needs scratch for their counts: a
-// small function keeps it out of the decoder's (recursive) stack frame.
-void PrintReserve(const MessageModel& m, Printer* p) {
-  if (m.n_counts == 0) return;
-  p->Print(R"(
-/* Sizes the arrays of one occurrence of $full_name$ from its first repeated
- * or unknown field, `p`, on (pbci_reserve). */
-static const uint8_t *$lower$__iter_reserve($struct$ *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  size_t counts[$n$];
-  return pbci_reserve(&$lower$__iter_message, counts, msg, p, end, arena);
-}
-)",
-           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name,
-           "n", std::to_string(m.n_counts));
-}
-
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
@@ -275,8 +266,6 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   $struct$ *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
 )",
@@ -306,7 +295,16 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
            [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
     p->Print("  (void)depth;\n");
   }
-  p->Print(R"(  while (p < limit) {
+  for (const FieldModel& f : m.fields) {
+    if (f.repeated) {
+      p->Print("  size_t $cap$ = msg->$count$; /* capacity of $member$ */\n",
+               "cap", f.cap_local, "count", f.count_member, "member",
+               f.member);
+    }
+  }
+  p->Print("  size_t unknown_cap = msg->$base$.n_unknown_fields;\n", "base",
+           m.base_member);
+  p->Print(R"(  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -316,7 +314,7 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   p->Indent();
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
-      PrintRepeated(m, f, FieldVars(m, f), p);
+      PrintRepeated(f, FieldVars(m, f), p);
     } else {
       PrintSingular(f, FieldVars(m, f), p);
     }
@@ -326,18 +324,13 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
       if (pbci_find_field(&$lower$__iter_message, tag >> 3) != NULL) goto malformed;
 )",
            "lower", m.lower);
-  PrintReserveCall(m, p);
-  p->Print(R"(      p = pbci_store_unknown(arena, &msg->$base$, field, end, &r);
+  p->Print(R"(      p = pbci_store_unknown(arena, &msg->$base$, &unknown_cap, field, end, &r);
       if (p == NULL) goto fail;
       break;
 )",
            "base", m.base_member);
   p->Outdent();
   p->Print(R"(    }
-  }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
   }
 )");
   PrintRequiredCheck(m, "&arena->ctx", p);
@@ -349,10 +342,15 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   goto fail;
 )");
   }
-  p->Print(R"(no_memory:
+  // Arrays and sub-messages allocate from the low end; strings and unknown
+  // fields report their own failures.
+  if (m.n_counts > 0 ||
+      Any(m, [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+    p->Print(R"(no_memory:
   r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
   goto fail;
 )");
+  }
   p->Print(R"(malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
@@ -364,7 +362,6 @@ fail:
 }  // namespace
 
 void PrintDecoder(const MessageModel& m, Printer* p) {
-  PrintReserve(m, p);
   PrintDecodeFunction(m, p);
 }
 

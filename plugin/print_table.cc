@@ -1,11 +1,11 @@
 // Prints each message's field table and type object (PbciMessage), which
-// the runtime's table-driven scans read, and its sizer for merged
-// occurrences: a call into pbci_measure with scratch sized for the message.
+// the runtime's table-driven sizer reads, and the message's sizer: a call
+// into pbci_measure with scratch sized for the message.
 //
 // The decoder is generated code because it runs per field and benefits from
-// knowing each field at compile time; reserving arrays and unpacked_size
-// only classify fields (skip, count, add a length, recurse), which one
-// runtime loop over a table does nearly as fast in a fraction of the code.
+// knowing each field at compile time; unpacked_size only classifies fields
+// (skip, count, add a length, recurse), which one runtime loop over a table
+// does in a fraction of the code.
 #include <algorithm>
 
 #include "print_common.h"
@@ -63,9 +63,7 @@ void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
     .flags = $flags$)");
   if (f.repeated) {
     vars["slot"] = std::to_string(f.count_slot);
-    p->Print(vars, R"(, .slot = $slot$, .elem_size = sizeof($array_elem$),
-    .count_offset = offsetof($struct$, $count$),
-    .array_offset = offsetof($struct$, $member$))");
+    p->Print(vars, ", .slot = $slot$, .elem_size = sizeof($array_elem$)");
     if (f.packable && f.fixed_size != 0) {
       p->Print(", .packed_size = $size$", "size", std::to_string(f.fixed_size));
     }
@@ -101,36 +99,22 @@ void PrintTable(const MessageModel& m, Printer* p) {
   vars["fields"] = m.fields.empty() ? "NULL" : m.lower + "__iter_fields";
   vars["required"] =
       m.n_required_bits == 0 ? "NULL" : m.lower + "__iter_required";
-  vars["repeated"] = m.n_counts == 0 ? "NULL" : m.lower + "__iter_repeated";
+
   if (!m.fields.empty()) {
     p->Print(vars, R"(
-/* The fields of $full_name$ by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+/* The fields of $full_name$ by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo $lower$__iter_fields[] = {
 )");
     for (const FieldModel* f : by_number) PrintFieldInfo(m, *f, p);
     p->Print("};\n");
-  }
-  if (m.n_counts > 0) {
-    std::vector<size_t> repeated(m.n_counts);
-    for (size_t i = 0; i < by_number.size(); i++) {
-      if (by_number[i]->repeated) repeated[by_number[i]->count_slot] = i;
-    }
-    std::string list;
-    for (size_t i : repeated) {
-      list += (list.empty() ? "" : ", ") + std::to_string(i);
-    }
-    vars["list"] = list;
-    p->Print(vars, R"(/* The index in $lower$__iter_fields of each repeated field, by slot. */
-static const uint32_t $lower$__iter_repeated[] = {$list$};
-)");
   }
   p->Print(vars, R"(
 static const $struct$ $lower$__iter_init_value = $init$;
 const PbciMessage $lower$__iter_message = {
   sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $lower$__iter_measure,
   $fields$, $n_fields$, /* fields */
-  $n_counts$, $repeated$, /* repeated fields */
+  $n_counts$, /* repeated fields */
   $n_groups$, /* groups of merging sub-message occurrences */
   $n_required$, $required$ /* required fields without a default */
 };
@@ -141,14 +125,13 @@ void PrintSizer(const MessageModel& m, Printer* p) {
   Vars vars = {{"full_name", m.full_name}, {"lower", m.lower}};
   p->Print(vars, R"(
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * $full_name$ allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * $full_name$ allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
 )");
   std::vector<std::string> args;
   if (m.n_counts > 0) {
-    p->Print("  size_t counts[2 * $n$]; /* per repeated field: so far, this occurrence */\n",
+    p->Print("  size_t counts[2 * $n$]; /* per repeated field: length, capacity */\n",
              "n", std::to_string(m.n_counts));
     args.push_back("counts");
   } else {

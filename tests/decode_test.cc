@@ -15,6 +15,7 @@
 #include "options.pb-iter.h"
 #include "scalars2.pb-iter.h"
 #include "support/iter_check.h"
+#include "support/wire.h"
 #include "support/pbc_compare.h"
 
 namespace pbci_test {
@@ -119,8 +120,9 @@ TEST(Regression, NullArrayPlusZeroForEmptyPackedRun) {
 
 // Regression (found in review): counting packed varints eight bytes at a
 // time no longer noticed a varint over 10 bytes, so the array-sizing scan
-// went on and reserved the arrays of every later field: a tight buffer gave
-// NO_MEMORY before decoding reached the fault. Runs of 10 continuation
+// (since replaced by sizing each run) went on and reserved the arrays of
+// every later field: a tight buffer gave NO_MEMORY before decoding reached
+// the fault. Each packed run is still counted before its array grows. Runs of 10 continuation
 // bytes inside a word, across two words, and at the end.
 TEST(Regression, OverlongVarintInPackedRunStopsTheReserveScan) {
   std::string strings;
@@ -141,8 +143,46 @@ TEST(Regression, OverlongVarintInPackedRunStopsTheReserveScan) {
   }
 }
 
-// The decoder reads its input twice (array sizes are counted ahead), so a
-// buffer overlapping the input, which decoding would overwrite, is refused.
+// A contiguous run of elements gets one array of exactly its length: no
+// slack in the common layout.
+TEST(Arrays, AContiguousRunIsOneExactArray) {
+  std::string in;
+  for (int i = 0; i < 101; i++) in += VarintField(21, static_cast<uint64_t>(i));  // r_int32
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  const size_t want = ((sizeof(Iter__Test__Scalars2) + 7) & ~size_t{7}) + ((101 * 4 + 7) & ~size_t{7});
+  EXPECT_EQ(t.unpacked_size(Data(in), in.size()), static_cast<ptrdiff_t>(want));
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+  ASSERT_EQ(m.code(), static_cast<ptrdiff_t>(want));
+  ASSERT_EQ(m->n_r_int32, 101u);
+  EXPECT_EQ(m->r_int32[100], 100);
+}
+
+// Runs of two repeated fields that interleave (a b a b ...) grow their
+// arrays by doubling: the buffer stays linear in the input, where an array
+// of exactly the running length per run would take 4 n^2 bytes (1.6 GB
+// here).
+TEST(Arrays, InterleavedRunsGrowLinearly) {
+  const int n = 20000;
+  std::string in;
+  for (int i = 0; i < n; i++) {
+    in += VarintField(21, static_cast<uint64_t>(i & 0x7f)) + VarintField(23, 1);  // r_int32, r_uint32
+  }
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  const ptrdiff_t size = t.unpacked_size(Data(in), in.size());
+  ASSERT_GT(size, 0);
+  // Per field, capacities 1, 2, 4, ... up to under 2n: under 4n elements.
+  ASSERT_LT(static_cast<size_t>(size), sizeof(Iter__Test__Scalars2) + 2 * 4 * n * 4);
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+  ASSERT_EQ(m.code(), size);
+  ASSERT_EQ(m->n_r_int32, static_cast<size_t>(n));
+  ASSERT_EQ(m->n_r_uint32, static_cast<size_t>(n));
+  EXPECT_EQ(m->r_int32[n - 1], (n - 1) & 0x7f);
+  EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
+}
+
+// The decoder reads parts of its input twice (runs are counted before
+// they are stored), so a buffer overlapping the input, which decoding would
+// overwrite, is refused.
 TEST(Api, OverlappingInputAndBufferAreRejected) {
   ExactBuffer buf(4096);
   auto* bytes = static_cast<uint8_t*>(buf.data);

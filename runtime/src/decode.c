@@ -175,21 +175,77 @@ void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
   return array;
 }
 
-int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add) {
-  ProtobufCMessageUnknownField *fields;
-  if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
-  fields =
-      (ProtobufCMessageUnknownField *)pbci_grow(a, base->unknown_fields,
-                                                base->n_unknown_fields, n_add,
-                                                sizeof *fields);
-  if (fields == NULL) return -1;
-  base->unknown_fields = fields;
-  return 0;
+void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
+                   size_t need, size_t elem_size) {
+  size_t new_cap = pbci_next_capacity(*cap, need);
+  void *grown = pbci_grow(a, array, n, new_cap - n, elem_size);
+  if (grown != NULL) *cap = new_cap;
+  return grown;
+}
+
+/* The end of the value after a key, framed as pbci_count_run frames it, or
+ * NULL. */
+static const uint8_t *run_value_end(const uint8_t *v, const uint8_t *end,
+                                    uint32_t wire_type) {
+  size_t avail = (size_t)(end - v), i;
+  switch (wire_type) {
+    case PBCI_WT_VARINT:
+      for (i = 0; i < 10 && i < avail; i++) {
+        if (v[i] < 0x80) return v + i + 1;
+      }
+      return NULL;
+    case PBCI_WT_64BIT:
+      return avail >= 8 ? v + 8 : NULL;
+    case PBCI_WT_32BIT:
+      return avail >= 4 ? v + 4 : NULL;
+    case PBCI_WT_LEN:
+      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) return v + 1 + v[0];
+      if (avail >= 2 && v[0] >= 0x80 && v[1] < 0x80) {
+        size_t n = (size_t)(v[0] & 0x7f) | (size_t)v[1] << 7;
+        if (avail - 2 >= n) return v + 2 + n;
+      }
+      return NULL;
+    default:
+      return NULL;
+  }
+}
+
+size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
+                      const uint8_t *end) {
+  const size_t key_len = (size_t)(key_end - key);
+  const uint32_t wire_type = key[0] & 7u;
+  const uint8_t *p = key;
+  size_t n = 0;
+  if (key_len == 1 && wire_type == PBCI_WT_LEN) {
+    /* Repeated strings and messages with short values: the usual run. */
+    const uint8_t k = key[0];
+    while ((size_t)(end - p) >= 2 && p[0] == k && p[1] < 0x80 &&
+           (size_t)(end - p) - 2 >= p[1]) {
+      p += 2 + p[1];
+      n++;
+    }
+  }
+  /* Then (or else) one field at a time. */
+  while ((size_t)(end - p) > key_len && p[0] == key[0] &&
+         (key_len == 1 || memcmp(p + 1, key + 1, key_len - 1) == 0)) {
+    const uint8_t *next = run_value_end(p + key_len, end, wire_type);
+    if (next == NULL) break;
+    p = next;
+    n++;
+  }
+  return n != 0 ? n : 1;
+}
+
+void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
+                    size_t elem_size, const uint8_t *key,
+                    const uint8_t *key_end, const uint8_t *end) {
+  return pbci_grow_to(a, array, n, cap, n + pbci_count_run(key, key_end, end),
+                      elem_size);
 }
 
 const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                                  const uint8_t *p, const uint8_t *end,
-                                  ptrdiff_t *err) {
+                                  size_t *cap, const uint8_t *p,
+                                  const uint8_t *end, ptrdiff_t *err) {
   PbciField f;
   ProtobufCMessageUnknownField *u;
   size_t n;
@@ -200,6 +256,18 @@ const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
     return NULL;
   }
   if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return f.end;
+  if (base->n_unknown_fields == *cap) {
+    /* One more at a time: unknown fields are rare, doubling keeps many
+     * linear. */
+    u = (ProtobufCMessageUnknownField *)pbci_grow_to(
+        a, base->unknown_fields, base->n_unknown_fields, cap,
+        base->n_unknown_fields + 1, sizeof *u);
+    if (u == NULL) {
+      *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      return NULL;
+    }
+    base->unknown_fields = u;
+  }
   n = (size_t)(f.end - f.raw);
   if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
     copy = (unsigned char *)(uintptr_t)f.raw; /* the caller's, never written */
@@ -217,4 +285,19 @@ const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
   u->len = n;
   u->data = copy;
   return f.end;
+}
+
+const PbciFieldInfo *pbci_search_field(const PbciMessage *type,
+                                       uint64_t number) {
+  size_t lo = 0, hi = type->n_fields;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (type->fields[mid].number == number) return &type->fields[mid];
+    if (type->fields[mid].number < number) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return NULL;
 }

@@ -113,45 +113,64 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
 
 /* ---- shared by both sizers ---- */
 
-/* Sizes the instance a closed run of a group decodes into: one occurrence
- * (the usual case) by pbci_measure_range, several merged ones by the
- * sub-message's generated sizer, which gives pbci_measure its scratch. */
+/* Sizes one occurrence [p, end) of a sub-message into a new instance,
+ * through its generated sizer, which provides the scratch. */
+static ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
+                             const uint8_t *end, PbciSize *size,
+                             uint32_t depth) {
+  PbciList one = pbci_list_single(p, end);
+  return type->measure(&one, size, depth);
+}
+
+/* Sizes the instance a closed run of a group decodes into. */
 static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
                            const PbciRun *run, PbciSize *size, uint32_t depth) {
   const PbciFieldInfo *fi = pbci_find_field(type, run->member);
   PbciList list;
   if (fi->sub == NULL) return 0; /* a oneof member that is not a message */
   list = pbci_run_list(run, parent, type, fi->slot);
-  if (list.parent == NULL) {
-    return pbci_measure_range(fi->sub, list.p, list.end, size, depth + 1);
-  }
   return fi->sub->measure(&list, size, depth + 1);
 }
 
-/* ---- one occurrence, no scratch: pbci_measure_range ---- */
-
-/* Array elements are protobuf-c's scalars (4 or 8 bytes), pointers and
- * ProtobufCBinaryData: 4, 8 or 16 bytes. The rounding below relies on it. */
-typedef char pbci_elements_are_small[sizeof(ProtobufCBinaryData) <= 16 &&
-                                     sizeof(ProtobufCBinaryData) % 4 == 0 &&
-                                     sizeof(void *) % 4 == 0 ? 1 : -1];
-
-/* Adds n bytes to the low end; n is a multiple of PBCI_ALIGN. */
-PBCI_INLINE ptrdiff_t size_lo(PbciSize *s, size_t n) {
-  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->lo += n;
+/* The occurrence `f` of repeated field `fi` (before `end`, its message's
+ * end) appends to an array of *n elements and capacity *cap: adds what the
+ * decoder allocates for it (see "arrays" in decode.h) and updates both. */
+static ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
+                               const PbciField *f, const uint8_t *end,
+                               size_t *n, size_t *cap) {
+  size_t add, need;
+  if ((f->tag & 7) == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
+    add = pbci_count_elements(fi, f); /* a packed run */
+    if (add == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    need = *n + add;
+  } else {
+    add = 1;
+    need = *n == *cap ? *n + pbci_count_run(f->key, f->raw, end) : *n + 1;
+  }
+  if (need > *cap) {
+    ptrdiff_t r;
+    *cap = pbci_next_capacity(*cap, need);
+    r = pbci_size_array(size, *cap, fi->elem_size);
+    if (r < 0) return r;
+  }
+  *n += add;
   return 0;
 }
 
-PBCI_INLINE unsigned popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return (unsigned)__builtin_popcountll(x);
-#else
-  unsigned n = 0;
-  for (; x != 0; x &= x - 1) n++;
-  return n;
-#endif
+/* An unknown field that is stored: its entry in the unknown-field array,
+ * which grows as pbci_store_unknown grows it. */
+static ptrdiff_t size_unknown_entry(PbciSize *size, size_t *n, size_t *cap) {
+  if (*n == *cap) {
+    ptrdiff_t r;
+    *cap = pbci_next_capacity(*cap, *n + 1);
+    r = pbci_size_array(size, *cap, sizeof(ProtobufCMessageUnknownField));
+    if (r < 0) return r;
+  }
+  ++*n;
+  return 0;
 }
+
+/* ---- one occurrence: groups and required fields in bit masks ---- */
 
 /* Sizes the runs of `group` in one occurrence [p, end) of `type`: for a
  * group that appeared more than once (merged sub-messages, or oneof members
@@ -182,32 +201,30 @@ static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
  * their group turns out to have only one). Messages rarely hold more. */
 #define PENDING 4
 
-ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
-                             const uint8_t *end, PbciSize *size,
-                             uint32_t depth) {
+/* Sizes one occurrence [p, end) into a new message of `type`, which has
+ * fewer than 64 groups and required fields; `counts` is scratch for
+ * 2 * type->n_counts values (each array's length and capacity). */
+static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
+                               const uint8_t *p, const uint8_t *end,
+                               PbciSize *size, uint32_t depth) {
   const uint8_t *const start = p;
   const uint8_t *field = p; /* key of the field being sized */
-  size_t arrays = 0;        /* array bytes, each array unrounded */
-  uint64_t odd = 0;         /* 4-byte-element arrays of odd length, by slot */
-  uint64_t required = 0;    /* required fields seen, by bit */
-  uint64_t seen = 0;        /* groups seen, */
-  uint64_t again = 0;       /* seen more than once, */
-  uint64_t unpending = 0;   /* seen once but not in `pending` */
+  size_t *const caps = counts + type->n_counts;
+  uint64_t required = 0;  /* required fields seen, by bit */
+  uint64_t seen = 0;      /* groups seen, */
+  uint64_t again = 0;     /* seen more than once, */
+  uint64_t unpending = 0; /* seen once but not in `pending` */
   struct {
     const PbciFieldInfo *fi;
     const uint8_t *p, *end;
   } pending[PENDING];
-  size_t n_pending = 0, n_unknown = 0, i;
+  size_t n_pending = 0, n_unknown = 0, cap_unknown = 0, i;
   size_t hi = 0;   /* plain strings' and bytes' copies, added at the end */
-  size_t hint = 0; /* where the next field is probably in the table */
-  PbciQuick q;
+  size_t hint = 0; /* where the next field probably is in the table */
   const uint32_t flags = size->ctx.flags;
+  PbciQuick q;
   ptrdiff_t r;
-  /* Bit masks hold the state: wider messages take the general sizer. */
-  if ((type->n_counts | type->n_groups | type->n_required) >= 64) {
-    PbciList list = pbci_list_single(p, end);
-    return type->measure(&list, size, depth);
-  }
+  for (i = 0; i < 2 * (size_t)type->n_counts; i++) counts[i] = 0;
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
@@ -241,8 +258,8 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
       r = pbci_size_unknown(size, &f);
+      if (r > 0) r = size_unknown_entry(size, &n_unknown, &cap_unknown);
       if (r < 0) goto fail;
-      n_unknown += (size_t)r;
       continue;
     }
     if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
@@ -253,15 +270,8 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
       goto fail;
     }
     if (fi->flags & PBCI_FIELD_REPEATED) {
-      size_t n = pbci_count_elements(fi, &f);
-      if (n == (size_t)-1) goto malformed;
-      /* elem_size <= 16 (below): n * elem_size cannot wrap. */
-      if (n > ((size_t)PTRDIFF_MAX - arrays) / 16) {
-        r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-        goto fail;
-      }
-      arrays += n * fi->elem_size;
-      if (fi->elem_size % PBCI_ALIGN != 0) odd ^= (uint64_t)(n & 1) << fi->slot;
+      r = size_elements(size, fi, &f, end, &counts[fi->slot], &caps[fi->slot]);
+      if (r < 0) goto fail;
     }
     switch (fi->kind) {
       case PBCI_KIND_STRING:
@@ -272,7 +282,7 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
         break;
       case PBCI_KIND_MESSAGE:
         r = fi->flags & PBCI_FIELD_REPEATED
-                ? pbci_measure_range(fi->sub, f.value, f.end, size, depth + 1)
+                ? measure_one(fi->sub, f.value, f.end, size, depth + 1)
                 : 0;
         break;
       default:
@@ -302,21 +312,14 @@ ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
     return pbci_fail_required(&size->ctx, end, &required, type->required,
                               type->n_required);
   }
-  /* The struct, and each array as one allocation rounded up to
-   * PBCI_ALIGN: only arrays of 4-byte elements with an odd length round. */
-  arrays += PBCI_ROUND(type->size);
-  if (odd != 0) arrays += (size_t)popcount64(odd) * 4u;
-  r = size_lo(size, arrays);
+  r = pbci_size_array(size, 1, type->size);
   if (r == 0) r = pbci_size_bytes(size, hi);
-  if (r == 0 && n_unknown != 0) {
-    r = pbci_size_array(size, n_unknown, sizeof(ProtobufCMessageUnknownField));
-  }
   if (r < 0) goto fail;
   /* Sub-messages of groups seen once decode from one occurrence. */
   for (i = 0; i < n_pending; i++) {
     const PbciFieldInfo *fi = pending[i].fi;
     if ((again >> fi->slot & 1) || fi->sub == NULL) continue;
-    r = pbci_measure_range(fi->sub, pending[i].p, pending[i].end, size, depth + 1);
+    r = measure_one(fi->sub, pending[i].p, pending[i].end, size, depth + 1);
     if (r < 0) return r;
   }
   /* The rest follow their runs through the occurrence again. */
@@ -334,7 +337,7 @@ fail:
   return pbci_fail(&size->ctx, r, field, end);
 }
 
-/* ---- merged occurrences, with scratch: pbci_measure ---- */
+/* ---- merged occurrences, with scratch for everything ---- */
 
 /* One message instance being measured over a list of occurrences: its
  * type, the list and what carries from one occurrence to the next. */
@@ -343,24 +346,24 @@ typedef struct Measure {
   PbciSize *size;
   const PbciList *list;
   uint32_t depth;
-  size_t *totals;     /* per repeated field: elements so far */
-  size_t *counts;     /* per repeated field: elements in this occurrence */
+  size_t *counts;     /* per repeated field: elements so far */
+  size_t *caps;       /* per repeated field: the array's capacity */
   PbciRun *runs;      /* per group: its current run */
   uint64_t *required; /* required fields seen in this occurrence */
-  size_t n_unknown;   /* unknown fields so far */
+  size_t n_unknown;   /* unknown fields so far, */
+  size_t cap_unknown; /* and the capacity of their array */
 } Measure;
 
 /* What one field adds; `fi` takes its wire type. */
 static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
-                            const PbciField *f) {
+                            const PbciField *f, const uint8_t *end) {
   ptrdiff_t r = 0;
   if (fi->kind == PBCI_KIND_MESSAGE && m->depth >= m->size->ctx.max_depth) {
     return PROTOBUF_C_ITER_ERR_DEPTH;
   }
   if (fi->flags & PBCI_FIELD_REPEATED) {
-    size_t n = pbci_count_elements(fi, f);
-    if (n == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    m->counts[fi->slot] += n;
+    r = size_elements(m->size, fi, f, end, &m->counts[fi->slot], &m->caps[fi->slot]);
+    if (r < 0) return r;
   }
   switch (fi->kind) {
     case PBCI_KIND_STRING:
@@ -371,7 +374,7 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
       break;
     case PBCI_KIND_MESSAGE:
       if (fi->flags & PBCI_FIELD_REPEATED) {
-        r = pbci_measure_range(fi->sub, f->value, f->end, m->size, m->depth + 1);
+        r = measure_one(fi->sub, f->value, f->end, m->size, m->depth + 1);
       }
       break;
     default:
@@ -396,9 +399,11 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
   Measure *m = (Measure *)ctx;
   const PbciMessage *type = m->type;
   const uint8_t *field = p; /* key of the field being sized */
-  size_t n_unknown = 0, i;
+  size_t i;
   ptrdiff_t r;
-  for (i = 0; i < type->n_counts; i++) m->counts[i] = 0;
+  /* The decoder starts each occurrence with full arrays. */
+  for (i = 0; i < type->n_counts; i++) m->caps[i] = m->counts[i];
+  m->cap_unknown = m->n_unknown;
   for (i = 0; i < (type->n_required + 63) / 64; i++) m->required[i] = 0;
   while (p < end) {
     PbciField f;
@@ -409,14 +414,14 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
       r = pbci_size_unknown(m->size, &f);
+      if (r > 0) r = size_unknown_entry(m->size, &m->n_unknown, &m->cap_unknown);
       if (r < 0) goto fail;
-      n_unknown += (size_t)r;
       continue;
     }
     if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
     /* Scalars outside arrays and oneofs allocate nothing. */
     if (fi->kind == PBCI_KIND_SCALAR && fi->flags == 0) continue;
-    r = size_field(m, fi, &f);
+    r = size_field(m, fi, &f, end);
     if (r < 0) goto fail;
   }
   for (i = 0; i < type->n_required; i++) {
@@ -424,18 +429,6 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
       return pbci_fail_required(&m->size->ctx, end, m->required, type->required,
                                 type->n_required);
     }
-  }
-  /* Each array grows once per occurrence, to its running length. */
-  for (i = 0; i < type->n_counts; i++) {
-    if (m->counts[i] == 0) continue;
-    m->totals[i] += m->counts[i];
-    r = pbci_size_array(m->size, m->totals[i], type->fields[type->repeated[i]].elem_size);
-    if (r < 0) goto fail;
-  }
-  if (n_unknown != 0) {
-    m->n_unknown += n_unknown;
-    r = pbci_size_array(m->size, m->n_unknown, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) goto fail;
   }
   return 0;
 malformed:
@@ -450,16 +443,21 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   Measure m;
   ptrdiff_t r;
   size_t i;
+  /* One occurrence (no merge) is the common case. */
+  if (list->parent == NULL && (type->n_groups | type->n_required) < 64) {
+    return measure_range(type, counts, list->p, list->end, size, depth);
+  }
   m.type = type;
   m.size = size;
   m.list = list;
   m.depth = depth;
-  m.totals = counts;
-  m.counts = counts + type->n_counts;
+  m.counts = counts;
+  m.caps = counts + type->n_counts;
   m.runs = runs;
   m.required = required;
   m.n_unknown = 0;
-  for (i = 0; i < type->n_counts; i++) m.totals[i] = 0;
+  m.cap_unknown = 0;
+  for (i = 0; i < type->n_counts; i++) m.counts[i] = 0;
   if (type->n_groups != 0) memset(runs, 0, type->n_groups * sizeof *runs);
   r = pbci_size_array(size, 1, type->size);
   if (r < 0) return r;

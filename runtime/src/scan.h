@@ -18,9 +18,10 @@ typedef struct PbciQuick {
 } PbciQuick;
 
 /* Reads the field at p (p < end) when it is a field of `type` with a wire
- * type it takes, a key of at most two bytes found either at index *hint
- * (the field after the last one found, as serializers write fields in
- * number order) or by dense numbering, and a value framed inline: a varint
+ * type it takes, a key of at most two bytes found either by dense
+ * numbering or among the four fields from index *hint (the field after the
+ * last one found: serializers write fields in number order), and a value
+ * framed inline: a varint
  * of up to 8 bytes, a length of up to 2, a fixed value. Then sets *q and
  * *hint and returns 1; otherwise returns 0. */
 PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
@@ -41,13 +42,20 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
     return 0;
   }
   number = key >> 3;
-  if (*hint < type->n_fields && type->fields[*hint].number == number) {
-    index = *hint;
+  index = *hint;
+  if (index < type->n_fields && type->fields[index].number == number) {
+    /* The field after the last one. */
   } else if (number - 1 < type->n_fields &&
              type->fields[number - 1].number == number) {
     index = number - 1;
   } else {
-    return 0;
+    /* Sparse numbers: a few fields further on (absent optional fields were
+     * skipped over), else give up. */
+    size_t stop = index + 4 < type->n_fields ? index + 4 : type->n_fields;
+    for (index++; index < stop; index++) {
+      if (type->fields[index].number == number) break;
+    }
+    if (index >= stop) return 0;
   }
   fi = &type->fields[index];
   if (!(fi->wire_types >> (key & 7) & 1)) return 0;

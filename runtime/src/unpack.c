@@ -86,7 +86,8 @@ ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
   r = ctx_init(&size.ctx, data, opts, status);
   if (r == 0 && data == NULL && len != 0) r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   if (r == 0) {
-    r = pbci_measure_range(type, data, pbci_end(data, len), &size, 0);
+    PbciList list = pbci_list_single(data, pbci_end(data, len));
+    r = type->measure(&list, &size, 0);
   }
   if (r == 0) r = (ptrdiff_t)(size.lo + size.hi);
   return finish(&size.ctx, r, len);

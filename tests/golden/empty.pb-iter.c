@@ -17,7 +17,7 @@ static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPT
 const PbciMessage iter__empty__empty__iter_message = {
   sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, iter__empty__empty__iter_measure,
   NULL, 0, /* fields */
-  0, NULL, /* repeated fields */
+  0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
   0, NULL /* required fields without a default */
 };
@@ -31,12 +31,11 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Empty__Empty *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
-  while (p < limit) {
+  size_t unknown_cap = msg->base.n_unknown_fields;
+  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -44,26 +43,12 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
       default:
         /* A field of this message with a wire type it does not take. */
         if (pbci_find_field(&iter__empty__empty__iter_message, tag >> 3) != NULL) goto malformed;
-        if (!reserved) {
-          limit = pbci_reserve(&iter__empty__empty__iter_message, NULL, msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
   }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
-  }
   return 0;
-no_memory:
-  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  goto fail;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
@@ -71,8 +56,7 @@ fail:
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.Empty allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * iter.empty.Empty allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t iter__empty__empty__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
   return pbci_measure(&iter__empty__empty__iter_message, NULL, NULL, NULL, list, size, depth);
@@ -114,8 +98,8 @@ ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t 
 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
 
-/* The fields of iter.empty.OnlyEmpty by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+/* The fields of iter.empty.OnlyEmpty by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
   { /* iter.empty.Empty e = 1 */
     .number = 1, .kind = PBCI_KIND_MESSAGE,
@@ -126,29 +110,17 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
     .number = 2, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
     .flags = PBCI_FIELD_REPEATED, .slot = 0, .elem_size = sizeof(Iter__Empty__Empty *),
-    .count_offset = offsetof(Iter__Empty__OnlyEmpty, n_es),
-    .array_offset = offsetof(Iter__Empty__OnlyEmpty, es),
     .sub = &iter__empty__empty__iter_message},
 };
-/* The index in iter__empty__only_empty__iter_fields of each repeated field, by slot. */
-static const uint32_t iter__empty__only_empty__iter_repeated[] = {1};
 
 static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
 const PbciMessage iter__empty__only_empty__iter_message = {
   sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, iter__empty__only_empty__iter_measure,
   iter__empty__only_empty__iter_fields, 2, /* fields */
-  1, iter__empty__only_empty__iter_repeated, /* repeated fields */
+  1, /* repeated fields */
   1, /* groups of merging sub-message occurrences */
   0, NULL /* required fields without a default */
 };
-
-/* Sizes the arrays of one occurrence of iter.empty.OnlyEmpty from its first repeated
- * or unknown field, `p`, on (pbci_reserve). */
-static const uint8_t *iter__empty__only_empty__iter_reserve(Iter__Empty__OnlyEmpty *msg, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena) {
-  size_t counts[1];
-  return pbci_reserve(&iter__empty__only_empty__iter_message, counts, msg, p, end, arena);
-}
 
 /* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
@@ -159,12 +131,12 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Empty__OnlyEmpty *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  while (p < limit) {
+  size_t cap_es = msg->n_es; /* capacity of es */
+  size_t unknown_cap = msg->base.n_unknown_fields;
+  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -182,7 +154,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
         r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
-        if (p < limit && p[0] == 0x12) {
+        if (p < end && p[0] == 0x12) {
           field = p;
           p += 1;
           goto field_2;
@@ -190,12 +162,10 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
       field_2:
-        if (!reserved) {
-          limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
+        if (msg->n_es == cap_es) {
+          msg->es = pbci_grow_run(arena, msg->es, msg->n_es, &cap_es,
+              sizeof *msg->es, field, p, end);
+          if (msg->es == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -209,7 +179,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < limit && p[0] == 0x12) {
+        if (p < end && p[0] == 0x12) {
           field = p;
           p += 1;
           goto field_2;
@@ -218,21 +188,10 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
       default:
         /* A field of this message with a wire type it does not take. */
         if (pbci_find_field(&iter__empty__only_empty__iter_message, tag >> 3) != NULL) goto malformed;
-        if (!reserved) {
-          limit = iter__empty__only_empty__iter_reserve(msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
-  }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
   }
   return 0;
 too_deep:
@@ -248,11 +207,10 @@ fail:
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.OnlyEmpty allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * iter.empty.OnlyEmpty allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t iter__empty__only_empty__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
-  size_t counts[2 * 1]; /* per repeated field: so far, this occurrence */
+  size_t counts[2 * 1]; /* per repeated field: length, capacity */
   PbciRun runs[1]; /* per group: its current run */
   return pbci_measure(&iter__empty__only_empty__iter_message, counts, runs, NULL, list, size, depth);
 }

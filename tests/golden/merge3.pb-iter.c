@@ -13,8 +13,8 @@
 
 /* ==== Iter__Merge3__Inner3 (iter.merge3.Inner3) ==== */
 
-/* The fields of iter.merge3.Inner3 by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+/* The fields of iter.merge3.Inner3 by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
   { /* int32 a = 1 */
     .number = 1, .kind = PBCI_KIND_SCALAR,
@@ -34,7 +34,7 @@ static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__
 const PbciMessage iter__merge3__inner3__iter_message = {
   sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, iter__merge3__inner3__iter_measure,
   iter__merge3__inner3__iter_fields, 3, /* fields */
-  0, NULL, /* repeated fields */
+  0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
   0, NULL /* required fields without a default */
 };
@@ -48,14 +48,13 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge3__Inner3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   const uint8_t *value_end;
   (void)depth;
-  while (p < limit) {
+  size_t unknown_cap = msg->base.n_unknown_fields;
+  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -64,12 +63,12 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
-        if (p < limit && p[0] == 0x10) {
+        if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
           goto field_2;
         }
-        if (p < limit && p[0] == 0x1a) {
+        if (p < end && p[0] == 0x1a) {
           field = p;
           p += 1;
           goto field_3;
@@ -80,7 +79,7 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->b = (int32_t)v;
-        if (p < limit && p[0] == 0x1a) {
+        if (p < end && p[0] == 0x1a) {
           field = p;
           p += 1;
           goto field_3;
@@ -97,26 +96,12 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
       default:
         /* A field of this message with a wire type it does not take. */
         if (pbci_find_field(&iter__merge3__inner3__iter_message, tag >> 3) != NULL) goto malformed;
-        if (!reserved) {
-          limit = pbci_reserve(&iter__merge3__inner3__iter_message, NULL, msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
   }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
-  }
   return 0;
-no_memory:
-  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  goto fail;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
@@ -124,8 +109,7 @@ fail:
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Inner3 allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * iter.merge3.Inner3 allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t iter__merge3__inner3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
   return pbci_measure(&iter__merge3__inner3__iter_message, NULL, NULL, NULL, list, size, depth);
@@ -167,8 +151,8 @@ ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_
 
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
 
-/* The fields of iter.merge3.Outer3 by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+/* The fields of iter.merge3.Outer3 by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
   { /* iter.merge3.Inner3 sub = 1 */
     .number = 1, .kind = PBCI_KIND_MESSAGE,
@@ -181,7 +165,7 @@ static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__
 const PbciMessage iter__merge3__outer3__iter_message = {
   sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, iter__merge3__outer3__iter_measure,
   iter__merge3__outer3__iter_fields, 1, /* fields */
-  0, NULL, /* repeated fields */
+  0, /* repeated fields */
   1, /* groups of merging sub-message occurrences */
   0, NULL /* required fields without a default */
 };
@@ -195,12 +179,11 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge3__Outer3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  while (p < limit) {
+  size_t unknown_cap = msg->base.n_unknown_fields;
+  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -222,21 +205,10 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
       default:
         /* A field of this message with a wire type it does not take. */
         if (pbci_find_field(&iter__merge3__outer3__iter_message, tag >> 3) != NULL) goto malformed;
-        if (!reserved) {
-          limit = pbci_reserve(&iter__merge3__outer3__iter_message, NULL, msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
-  }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
   }
   return 0;
 too_deep:
@@ -252,8 +224,7 @@ fail:
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Outer3 allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * iter.merge3.Outer3 allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t iter__merge3__outer3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
   PbciRun runs[1]; /* per group: its current run */

@@ -40,7 +40,8 @@
  *       the stream reader (<protobuf-c-iter/stream.h>).
  *
  * The input must not change during a call, and `buf` must not overlap it:
- * decoding reads the input twice (array sizes are counted ahead).
+ * decoding reads parts of the input twice (runs of repeated elements are
+ * counted before they are stored).
  *
  * Guarantees (see docs/SECURITY.md for the full model):
  *  - No function allocates memory, and none reads outside [data, data + len)

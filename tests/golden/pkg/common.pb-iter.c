@@ -16,8 +16,8 @@
 /* The field number of each bit of iter.pkg.common.Point's "required seen" mask. */
 static const uint32_t iter__pkg__common__point__iter_required[] = {1, 2};
 
-/* The fields of iter.pkg.common.Point by number, for the runtime's table-driven scans:
- * pbci_reserve (sizing arrays) and pbci_measure_range (unpacked_size). */
+/* The fields of iter.pkg.common.Point by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
   { /* required sint32 x = 1 */
     .number = 1, .kind = PBCI_KIND_SCALAR,
@@ -37,7 +37,7 @@ static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value 
 const PbciMessage iter__pkg__common__point__iter_message = {
   sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, iter__pkg__common__point__iter_measure,
   iter__pkg__common__point__iter_fields, 3, /* fields */
-  0, NULL, /* repeated fields */
+  0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
   2, iter__pkg__common__point__iter_required /* required fields without a default */
 };
@@ -51,15 +51,14 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Pkg__Common__Point *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
-  const uint8_t *limit = end; /* where the reserve scan met a malformed field */
-  int reserved = 0;           /* arrays sized for this occurrence */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   const uint8_t *value_end;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
-  while (p < limit) {
+  size_t unknown_cap = msg->base.n_unknown_fields;
+  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
     if (p == NULL) goto malformed;
@@ -69,12 +68,12 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
         if (p == NULL) goto malformed;
         msg->x = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 0;
-        if (p < limit && p[0] == 0x10) {
+        if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
           goto field_2;
         }
-        if (p < limit && p[0] == 0x1a) {
+        if (p < end && p[0] == 0x1a) {
           field = p;
           p += 1;
           goto field_3;
@@ -86,7 +85,7 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
         if (p == NULL) goto malformed;
         msg->y = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 1;
-        if (p < limit && p[0] == 0x1a) {
+        if (p < end && p[0] == 0x1a) {
           field = p;
           p += 1;
           goto field_3;
@@ -103,29 +102,15 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
       default:
         /* A field of this message with a wire type it does not take. */
         if (pbci_find_field(&iter__pkg__common__point__iter_message, tag >> 3) != NULL) goto malformed;
-        if (!reserved) {
-          limit = pbci_reserve(&iter__pkg__common__point__iter_message, NULL, msg, field, end, arena);
-
-          if (limit == NULL) goto no_memory;
-          if (limit == field) goto malformed; /* this very field */
-          reserved = 1;
-        }
-        p = pbci_store_unknown(arena, &msg->base, field, end, &r);
+        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
-  }
-  if (limit != end) {
-    field = limit;
-    goto malformed;
   }
   if (required[0] != UINT64_C(0x3)) {
     return pbci_fail_required(&arena->ctx, end, required, iter__pkg__common__point__iter_required, 2);
   }
   return 0;
-no_memory:
-  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  goto fail;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
@@ -133,8 +118,7 @@ fail:
 }
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.pkg.common.Point allocates: pbci_measure, with scratch for this type. For
- * merged sub-messages; single occurrences need none (pbci_measure_range). */
+ * iter.pkg.common.Point allocates: pbci_measure, with scratch for this type. */
 ptrdiff_t iter__pkg__common__point__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
   uint64_t required[1]; /* required fields seen */

@@ -90,9 +90,8 @@ struct PbciList;
 typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
                                    PbciSize *size, uint32_t depth);
 
-/* What the table-driven scans (pbci_reserve, pbci_measure) need to know of
- * one field. Generated as a table sorted by number, one per message; 32
- * bytes on 64-bit hosts, so that indexing it is a shift. */
+/* What the table-driven sizer (pbci_measure) needs to know of one field.
+ * Generated as a table sorted by number, one per message. */
 struct PbciMessage;
 typedef struct PbciFieldInfo {
   uint32_t number;
@@ -105,8 +104,6 @@ typedef struct PbciFieldInfo {
                           PBCI_FIELD_GROUP: its group (see PbciRun) */
   uint16_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
   uint16_t elem_size;    /* repeated: sizeof one array element */
-  uint32_t count_offset; /* repeated: offsetof the n_ member, */
-  uint32_t array_offset; /* and of the array pointer */
   const struct PbciMessage *sub; /* PBCI_KIND_MESSAGE: the sub-message */
 } PbciFieldInfo;
 
@@ -131,7 +128,6 @@ typedef struct PbciMessage {
   const PbciFieldInfo *fields; /* sorted by number */
   uint32_t n_fields;
   uint32_t n_counts;   /* repeated fields */
-  const uint32_t *repeated; /* their indices in `fields`, by slot */
   uint32_t n_groups;
   uint32_t n_required; /* required fields without a default */
   const uint32_t *required; /* their numbers, by required_bit */
@@ -149,16 +145,6 @@ PBCI_INLINE const PbciFieldInfo *pbci_find_field(const PbciMessage *type,
   }
   return pbci_search_field(type, number);
 }
-
-/* Sizes the arrays of one occurrence of `type`'s message `msg`: counts the
- * elements of each repeated field and the unknown fields from `p` (the
- * first of them) to `end`, then grows each array once, to its final length.
- * `counts` is scratch for type->n_counts values. Returns where the count
- * stopped: `end`, or a malformed field, where the decoder stops and reports
- * it after any earlier fault; NULL when the buffer is too small. */
-const uint8_t *pbci_reserve(const PbciMessage *type, size_t *counts, void *msg,
-                            const uint8_t *p, const uint8_t *end,
-                            PbciArena *arena);
 
 /* The public functions of every message: x__iter_unpack[_ex] (msg NULL: a
  * new message at the start of buf, or msg to merge into),
@@ -463,21 +449,6 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
  * last byte has the continuation bit, or a varint is over 10 bytes). */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
-/* Skips the fields from p on that repeat the one-byte key `key` of a
- * length-delimited field with a one-byte length (a run of repeated strings
- * or messages, the usual layout), adding their number to *n. Stops at the
- * first other field, or one it cannot read quickly; the caller's scan
- * handles it. */
-PBCI_INLINE const uint8_t *pbci_skip_run(const uint8_t *p, const uint8_t *end,
-                                         uint8_t key, size_t *n) {
-  while ((size_t)(end - p) >= 2 && p[0] == key && p[1] < 0x80 &&
-         (size_t)(end - p) - 2 >= p[1]) {
-    p += 2 + p[1];
-    ++*n;
-  }
-  return p;
-}
-
 /* The fixed-width values of a packed run, or (size_t)-1 when its length is
  * not a multiple of `size`. */
 PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
@@ -537,6 +508,43 @@ PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
  * of the n_old elements at `old`, or NULL when it does not fit. */
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size);
+
+/* ---- arrays ----
+ *
+ * A repeated field's array is allocated when an element finds it full.
+ * Its capacity lives in a local of the decoder, starting at the element
+ * count when an occurrence of the message begins (an array from earlier
+ * occurrences, or the caller's, counts as full). A new array takes
+ * max(need, 2 * capacity) elements, where `need` covers the whole run of
+ * elements about to be appended (a packed run, or the unpacked elements
+ * with the same key that follow each other): one allocation for the usual
+ * contiguous run, and amortised doubling when runs of several fields
+ * interleave, so that buffer use stays linear in the input. The sizer
+ * replays the same policy. */
+
+/* The capacity an array of capacity `cap` grows to for `need` elements. */
+PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
+  return cap <= SIZE_MAX / 2 && 2 * cap > need ? 2 * cap : need;
+}
+
+/* The fields from `key` on whose keys are the bytes [key, key_end) and whose
+ * values frame simply (a varint of at most 10 bytes, 4 or 8 fixed bytes, a
+ * length of 1 or 2 bytes that fits before `end`); at least 1. The run of
+ * unpacked elements a new array makes room for. */
+size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
+                      const uint8_t *end);
+
+/* Grows `array` (n elements of elem_size bytes, capacity *cap) to hold at
+ * least `need` (> *cap), moving it: returns the new array and updates
+ * *cap, or returns NULL when the buffer is too small. */
+void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
+                   size_t need, size_t elem_size);
+
+/* pbci_grow_to for the run of unpacked elements whose first key is
+ * [key, key_end): need = n + pbci_count_run(key, key_end, end). */
+void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
+                    size_t elem_size, const uint8_t *key,
+                    const uint8_t *key_end, const uint8_t *end);
 
 /* memcpy for the short strings most messages hold: up to 16 bytes as two
  * overlapping fixed-size copies, inline (no call, no length dispatch). */
@@ -609,20 +617,16 @@ PBCI_INLINE ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
   return 0;
 }
 
-/* Grows base->unknown_fields by n_add entries (done once per message
- * occurrence, before its first unknown field is stored; nothing with
- * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns 0, or -1 when it does not fit. */
-int pbci_reserve_unknown(PbciArena *a, ProtobufCMessage *base, size_t n_add);
-
 /* Stores the field whose key starts at `p` as protobuf-c does: tag = field
  * number, data = the value bytes with any length prefix (pointing into the
  * input with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
  * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns the position after it, or NULL
- * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed). The
- * unknown field array must have been reserved. */
+ * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed).
+ * The unknown-field array grows like any other (pbci_grow_to); *cap is its
+ * capacity, base->n_unknown_fields when the occurrence began. */
 const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                                  const uint8_t *p, const uint8_t *end,
-                                  ptrdiff_t *err);
+                                  size_t *cap, const uint8_t *p,
+                                  const uint8_t *end, ptrdiff_t *err);
 
 /* ---- measuring (unpacked_size) ---- */
 
@@ -714,19 +718,13 @@ int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
 PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
                        const PbciMessage *type, uint32_t group);
 
-/* Adds to `size` what decoding one occurrence [p, end) into a new message
- * of `type` allocates, with the same checks as its decoder, reporting
- * failures the same way. Needs no scratch (its state fits in bit masks):
- * the sizer of nearly every message instance. Returns 0 or an error. */
-ptrdiff_t pbci_measure_range(const PbciMessage *type, const uint8_t *p,
-                             const uint8_t *end, PbciSize *size,
-                             uint32_t depth);
-
-/* The same for the occurrences in `list` (merged sub-messages), and for
- * types with 64 or more repeated fields, groups or required fields. Scratch,
- * sized by the type: `counts` 2 * n_counts values, `runs` n_groups runs,
- * `required` one bit per required field. Generated sizers (x__iter_measure)
- * provide it. */
+/* Adds to `size` what decoding the occurrences in `list` into one new
+ * message of `type` allocates, with the same checks as its decoder,
+ * reporting failures the same way; returns 0 or an error. Scratch, sized by
+ * the type: `counts` 2 * n_counts values, `runs` n_groups runs, `required`
+ * one bit per required field. Generated sizers (x__iter_measure) provide
+ * it and call this. A single occurrence (nearly every instance) takes a
+ * faster path that keeps groups and required fields in bit masks. */
 ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list,
                        PbciSize *size, uint32_t depth);
