@@ -242,11 +242,17 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   }
   // The array end in a local: stores through `out` cannot change it. An
   // empty run may find no array at all (NULL + 0 is undefined in C).
+  // Varints were counted, which checked that each ends inside the run: they
+  // are read without bounds checks.
+  if (f.read == ReadKind::kVarint) {
+    vars["read"] = "p = pbci_read_counted_varint(p, value_end, &v);";
+  } else {
+    vars["read"] += "\n          if (p == NULL) goto malformed;";
+  }
   p->Print(vars, R"(      if (p < value_end) {
         $array_elem$ *out = msg->$member$ + msg->$count$;
         do {
           $read$
-          if (p == NULL) goto malformed;
           *out++ = $value$;
         } while (p < value_end);
         msg->$count$ = (size_t)(out - msg->$member$);

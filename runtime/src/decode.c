@@ -8,6 +8,15 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
   unsigned i;
   /* With room for the longest varint, no bounds check per byte. */
   const int room = (size_t)(end - p) >= 10;
+#if PBCI_LITTLE_ENDIAN
+  if ((size_t)(end - p) >= 8) {
+    unsigned n = pbci_varint_word(p, &r.v);
+    if (n != 0) {
+      r.p = p + n;
+      return r;
+    }
+  }
+#endif
   for (i = 0; i < 10; i++) {
     if (!room && p + i >= end) return r; /* truncated */
     result |= (uint64_t)(p[i] & 0x7f) << (7 * i);

@@ -209,7 +209,8 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
                                PbciSize *size, uint32_t depth) {
   const uint8_t *const start = p;
   const uint8_t *field = p; /* key of the field being sized */
-  size_t *const caps = counts + type->n_counts;
+  /* No scratch (NULL) without repeated fields: NULL + 0 is undefined. */
+  size_t *const caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
   uint64_t required = 0;  /* required fields seen, by bit */
   uint64_t seen = 0;      /* groups seen, */
   uint64_t again = 0;     /* seen more than once, */
@@ -452,7 +453,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.list = list;
   m.depth = depth;
   m.counts = counts;
-  m.caps = counts + type->n_counts;
+  m.caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
   m.runs = runs;
   m.required = required;
   m.n_unknown = 0;

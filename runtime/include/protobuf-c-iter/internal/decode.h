@@ -34,6 +34,28 @@ extern "C" {
 #define PBCI_INLINE static inline
 #endif
 
+/* Whether the host stores integers little-endian, as the wire does. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PBCI_LITTLE_ENDIAN 1
+#else
+#define PBCI_LITTLE_ENDIAN 0
+#endif
+
+/* The index of the lowest set bit of x, which is not 0. */
+PBCI_INLINE int pbci_ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int n = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    n++;
+  }
+  return n;
+#endif
+}
+
 /* Wire types. */
 #define PBCI_WT_VARINT 0u
 #define PBCI_WT_64BIT 1u
@@ -217,6 +239,54 @@ PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
   }
 }
 
+/* The varint in the 8 bytes at p (readable), when it ends there: returns
+ * its length (1 to 8) and sets *v; 0 when it is longer. The 7-bit groups
+ * are gathered in three steps of pairs rather than one byte at a time.
+ * Little-endian hosts only (the bytes are loaded as one word). */
+PBCI_INLINE unsigned pbci_varint_word(const uint8_t *p, uint64_t *v) {
+  uint64_t w, last, x;
+  memcpy(&w, p, sizeof w);
+  last = ~w & UINT64_C(0x8080808080808080); /* bit 7 of each last byte */
+  if (last == 0) return 0;
+  /* The bytes up to the first last byte; the top bit of each cleared. */
+  x = w & (((last & (0 - last)) << 1) - 1) & UINT64_C(0x7f7f7f7f7f7f7f7f);
+  x = ((x & UINT64_C(0x7f007f007f007f00)) >> 1) | (x & UINT64_C(0x007f007f007f007f));
+  x = ((x & UINT64_C(0x3fff00003fff0000)) >> 2) | (x & UINT64_C(0x00003fff00003fff));
+  x = ((x & UINT64_C(0x0fffffff00000000)) >> 4) | (x & UINT64_C(0x000000000fffffff));
+  *v = x;
+  return (unsigned)(pbci_ctz64(last) >> 3) + 1;
+}
+
+/* A varint inside a packed run [p, end) that pbci_count_varints accepted:
+ * it ends within 10 bytes and before `end`, so only word loads need a
+ * bounds check. Bits beyond 64 are dropped, as by pbci_read_varint. */
+PBCI_INLINE const uint8_t *pbci_read_counted_varint(const uint8_t *p,
+                                                     const uint8_t *end,
+                                                     uint64_t *v) {
+  uint64_t r;
+  unsigned i;
+  if (p[0] < 0x80) {
+    *v = p[0];
+    return p + 1;
+  }
+  if (p[1] < 0x80) { /* p[1] is in the run: p[0] continues */
+    *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    return p + 2;
+  }
+#if PBCI_LITTLE_ENDIAN
+  if ((size_t)(end - p) >= 8 && (i = pbci_varint_word(p, v)) != 0) return p + i;
+#else
+  (void)end;
+#endif
+  r = (uint64_t)(p[0] & 0x7f);
+  for (i = 1; i < 10; i++) {
+    r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) break;
+  }
+  *v = r;
+  return p + i + 1;
+}
+
 /* A bool as protobuf-c 1.4.1 reads it: true when any byte of the value,
  * length prefix included, has one of its low 7 bits set, whatever the wire
  * type. Inline for the usual one-byte varint. */
@@ -316,12 +386,6 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
  * or (size_t)-1 when the run's length is not a multiple of `size`. On a
  * little-endian host the wire bytes are the array's bytes: one memcpy.
  * Called with a constant size, which inlining folds. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PBCI_LITTLE_ENDIAN 1
-#else
-#define PBCI_LITTLE_ENDIAN 0
-#endif
 
 PBCI_INLINE size_t pbci_read_fixed_run(void *array, size_t n_old, size_t size,
                                        const uint8_t *p, const uint8_t *end) {
@@ -368,20 +432,6 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
   double d;
   memcpy(&d, &bits, sizeof d);
   return d;
-}
-
-/* The index of the lowest set bit of x, which is not 0. */
-PBCI_INLINE int pbci_ctz64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int n = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    n++;
-  }
-  return n;
-#endif
 }
 
 /* ---- scanning fields without decoding them ---- */
