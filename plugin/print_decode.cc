@@ -244,15 +244,36 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   // empty run may find no array at all (NULL + 0 is undefined in C).
   // Varints were counted, which checked that each ends inside the run: they
   // are read without bounds checks.
+  // Eight one-byte varints (small values, the usual case) are taken at
+  // once: each value is its byte.
   if (f.read == ReadKind::kVarint) {
-    vars["read"] = "p = pbci_read_counted_varint(p, value_end, &v);";
-  } else {
-    vars["read"] += "\n          if (p == NULL) goto malformed;";
+    p->Print(vars, R"(      if (p < value_end) {
+        $array_elem$ *out = msg->$member$ + msg->$count$;
+        do {
+          if (pbci_eight_one_byte_varints(p, value_end)) {
+            unsigned i;
+            for (i = 0; i < 8; i++) {
+              v = p[i];
+              out[i] = $value$;
+            }
+            p += 8;
+            out += 8;
+            continue;
+          }
+          p = pbci_read_counted_varint(p, value_end, &v);
+          *out++ = $value$;
+        } while (p < value_end);
+        msg->$count$ = (size_t)(out - msg->$member$);
+      }
+)");
+    PrintNext(f, p);
+    return;
   }
   p->Print(vars, R"(      if (p < value_end) {
         $array_elem$ *out = msg->$member$ + msg->$count$;
         do {
           $read$
+          if (p == NULL) goto malformed;
           *out++ = $value$;
         } while (p < value_end);
         msg->$count$ = (size_t)(out - msg->$member$);

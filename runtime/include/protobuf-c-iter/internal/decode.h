@@ -239,21 +239,26 @@ PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
   }
 }
 
+/* The 7-bit groups of the bytes of x (as loaded from memory on a
+ * little-endian host) put together: 56 bits. Three steps of pairs rather
+ * than one byte at a time. */
+PBCI_INLINE uint64_t pbci_gather7(uint64_t x) {
+  x &= UINT64_C(0x7f7f7f7f7f7f7f7f);
+  x = ((x & UINT64_C(0x7f007f007f007f00)) >> 1) | (x & UINT64_C(0x007f007f007f007f));
+  x = ((x & UINT64_C(0x3fff00003fff0000)) >> 2) | (x & UINT64_C(0x00003fff00003fff));
+  return ((x & UINT64_C(0x0fffffff00000000)) >> 4) | (x & UINT64_C(0x000000000fffffff));
+}
+
 /* The varint in the 8 bytes at p (readable), when it ends there: returns
- * its length (1 to 8) and sets *v; 0 when it is longer. The 7-bit groups
- * are gathered in three steps of pairs rather than one byte at a time.
- * Little-endian hosts only (the bytes are loaded as one word). */
+ * its length (1 to 8) and sets *v; 0 when it is longer. Little-endian
+ * hosts only (the bytes are loaded as one word). */
 PBCI_INLINE unsigned pbci_varint_word(const uint8_t *p, uint64_t *v) {
-  uint64_t w, last, x;
+  uint64_t w, last;
   memcpy(&w, p, sizeof w);
   last = ~w & UINT64_C(0x8080808080808080); /* bit 7 of each last byte */
   if (last == 0) return 0;
-  /* The bytes up to the first last byte; the top bit of each cleared. */
-  x = w & (((last & (0 - last)) << 1) - 1) & UINT64_C(0x7f7f7f7f7f7f7f7f);
-  x = ((x & UINT64_C(0x7f007f007f007f00)) >> 1) | (x & UINT64_C(0x007f007f007f007f));
-  x = ((x & UINT64_C(0x3fff00003fff0000)) >> 2) | (x & UINT64_C(0x00003fff00003fff));
-  x = ((x & UINT64_C(0x0fffffff00000000)) >> 4) | (x & UINT64_C(0x000000000fffffff));
-  *v = x;
+  /* The bytes up to the first last byte. */
+  *v = pbci_gather7(w & (((last & (0 - last)) << 1) - 1));
   return (unsigned)(pbci_ctz64(last) >> 3) + 1;
 }
 
@@ -274,7 +279,19 @@ PBCI_INLINE const uint8_t *pbci_read_counted_varint(const uint8_t *p,
     return p + 2;
   }
 #if PBCI_LITTLE_ENDIAN
-  if ((size_t)(end - p) >= 8 && (i = pbci_varint_word(p, v)) != 0) return p + i;
+  if ((size_t)(end - p) >= 8) {
+    if ((i = pbci_varint_word(p, v)) != 0) return p + i;
+    /* 9 or 10 bytes: eight continue, so p[8] is in the run, and p[9]
+     * too when p[8] continues. */
+    memcpy(&r, p, sizeof r);
+    r = pbci_gather7(r) | (uint64_t)(p[8] & 0x7f) << 56;
+    if (p[8] < 0x80) {
+      *v = r;
+      return p + 9;
+    }
+    *v = r | (uint64_t)p[9] << 63;
+    return p + 10;
+  }
 #else
   (void)end;
 #endif
@@ -285,6 +302,16 @@ PBCI_INLINE const uint8_t *pbci_read_counted_varint(const uint8_t *p,
   }
   *v = r;
   return p + i + 1;
+}
+
+/* Whether the 8 bytes from p are inside [p, end) and each a one-byte varint
+ * (top bit clear). */
+PBCI_INLINE int pbci_eight_one_byte_varints(const uint8_t *p,
+                                            const uint8_t *end) {
+  uint64_t w;
+  if ((size_t)(end - p) < 8) return 0;
+  memcpy(&w, p, sizeof w);
+  return (w & UINT64_C(0x8080808080808080)) == 0;
 }
 
 /* A bool as protobuf-c 1.4.1 reads it: true when any byte of the value,
