@@ -131,8 +131,10 @@ ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
 )");
   std::vector<std::string> args;
   if (m.n_counts > 0) {
-    p->Print("  size_t counts[2 * $n$]; /* per repeated field: length, capacity */\n",
-             "n", std::to_string(m.n_counts));
+    p->Print(
+        "  size_t counts[2 * $n$]; /* per repeated field: length, capacity "
+        "*/\n",
+        "n", std::to_string(m.n_counts));
     args.push_back("counts");
   } else {
     args.push_back("NULL");
@@ -152,7 +154,9 @@ ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
     args.push_back("NULL");
   }
   vars["args"] = args[0] + ", " + args[1] + ", " + args[2];
-  p->Print(vars, R"(  return pbci_measure(&$lower$__iter_message, $args$, list, size, depth);
+  p->Print(
+      vars,
+      R"(  return pbci_measure(&$lower$__iter_message, $args$, list, size, depth);
 }
 )");
 }

@@ -135,9 +135,9 @@ static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
 /* The occurrence `f` of repeated field `fi` (before `end`, its message's
  * end) appends to an array of *n elements and capacity *cap: adds what the
  * decoder allocates for it (see "arrays" in decode.h) and updates both. */
-static ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
-                               const PbciField *f, const uint8_t *end,
-                               size_t *n, size_t *cap) {
+PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
+                                    const PbciField *f, const uint8_t *end,
+                                    size_t *n, size_t *cap) {
   size_t add, need;
   if ((f->tag & 7) == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
     add = pbci_count_elements(fi, f); /* a packed run */
@@ -188,7 +188,8 @@ static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED; /* not reached */
     fi = pbci_find_field(type, f.tag >> 3);
-    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != group) continue;
+    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != group)
+      continue;
     if (pbci_run_add(&run, fi->number, &f, &closing)) {
       r = close_run(type, &parent, &closing, size, depth);
       if (r < 0) return r;
@@ -247,7 +248,8 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
           continue;
         }
         if (fi->kind == PBCI_KIND_BYTES) {
-          if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) hi += (size_t)(q.end - q.value);
+          if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES))
+            hi += (size_t)(q.end - q.value);
           continue;
         }
       }
@@ -306,7 +308,8 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
         unpending |= bit;
       }
     }
-    if (fi->flags & PBCI_FIELD_REQUIRED) required |= UINT64_C(1) << fi->required_bit;
+    if (fi->flags & PBCI_FIELD_REQUIRED)
+      required |= UINT64_C(1) << fi->required_bit;
   }
   if (type->n_required != 0 &&
       required != (~UINT64_C(0) >> (64 - type->n_required))) {
@@ -363,7 +366,8 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
     return PROTOBUF_C_ITER_ERR_DEPTH;
   }
   if (fi->flags & PBCI_FIELD_REPEATED) {
-    r = size_elements(m->size, fi, f, end, &m->counts[fi->slot], &m->caps[fi->slot]);
+    r = size_elements(m->size, fi, f, end, &m->counts[fi->slot],
+                      &m->caps[fi->slot]);
     if (r < 0) return r;
   }
   switch (fi->kind) {
@@ -390,7 +394,8 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
     }
   }
   if (fi->flags & PBCI_FIELD_REQUIRED) {
-    m->required[fi->required_bit / 64] |= UINT64_C(1) << (fi->required_bit % 64);
+    m->required[fi->required_bit / 64] |= UINT64_C(1)
+                                          << (fi->required_bit % 64);
   }
   return 0;
 }
@@ -415,7 +420,8 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
       r = pbci_size_unknown(m->size, &f);
-      if (r > 0) r = size_unknown_entry(m->size, &m->n_unknown, &m->cap_unknown);
+      if (r > 0)
+        r = size_unknown_entry(m->size, &m->n_unknown, &m->cap_unknown);
       if (r < 0) goto fail;
       continue;
     }
@@ -439,8 +445,8 @@ fail:
 }
 
 ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
-                       uint64_t *required, const PbciList *list,
-                       PbciSize *size, uint32_t depth) {
+                       uint64_t *required, const PbciList *list, PbciSize *size,
+                       uint32_t depth) {
   Measure m;
   ptrdiff_t r;
   size_t i;
