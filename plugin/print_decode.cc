@@ -242,10 +242,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   }
   // The array end in a local: stores through `out` cannot change it. An
   // empty run may find no array at all (NULL + 0 is undefined in C).
-  // Varints were counted, which checked that each ends inside the run: they
-  // are read without bounds checks.
-  // Eight one-byte varints (small values, the usual case) are taken at
-  // once: each value is its byte.
+  // Varints: counting checked that each ends inside the run, so they are
+  // read without bounds checks, and eight one-byte varints (small values,
+  // the usual case) are taken at once, each value being its byte.
   if (f.read == ReadKind::kVarint) {
     p->Print(vars, R"(      if (p < value_end) {
         $array_elem$ *out = msg->$member$ + msg->$count$;

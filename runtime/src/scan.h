@@ -1,5 +1,5 @@
-/* Private to the runtime: the quick path of the table-driven scans
- * (pbci_reserve, pbci_measure_range). It handles the usual fields, with
+/* Private to the runtime: the quick path of the table-driven sizer
+ * (measure.c). It handles the usual fields, with
  * their one- or two-byte keys looked up at once and their values framed
  * inline; for anything else it gives up and the caller takes the general
  * path (pbci_next_field, pbci_find_field), which also finds every fault. */
