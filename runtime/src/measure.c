@@ -113,12 +113,21 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
 
 /* ---- shared by both sizers ---- */
 
-/* Sizes one occurrence [p, end) of a sub-message into a new instance,
- * through its generated sizer, which provides the scratch. */
+static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
+                               const uint8_t *p, const uint8_t *end,
+                               PbciSize *size, uint32_t depth);
+
+/* Sizes one occurrence [p, end) of a sub-message into a new instance:
+ * directly when the type needs no scratch (no repeated fields), else
+ * through its generated sizer, which provides it. */
 static ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
                              const uint8_t *end, PbciSize *size,
                              uint32_t depth) {
-  PbciList one = pbci_list_single(p, end);
+  PbciList one;
+  if (type->n_counts == 0 && (type->n_groups | type->n_required) < 64) {
+    return measure_range(type, NULL, p, end, size, depth);
+  }
+  one = pbci_list_single(p, end);
   return type->measure(&one, size, depth);
 }
 
