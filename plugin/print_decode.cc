@@ -285,8 +285,9 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -328,8 +329,10 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
                f.member);
     }
   }
-  p->Print("  size_t unknown_cap = msg->$base$.n_unknown_fields;\n", "base",
-           m.base_member);
+  p->Print(
+      "  size_t unknown_cap = msg->$base$.n_unknown_fields; /* capacity of "
+      "unknown_fields */\n",
+      "base", m.base_member);
   p->Print(R"(  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);

@@ -24,8 +24,9 @@ const PbciMessage iter__empty__empty__iter_message = {
 
 /* Decodes one occurrence of iter.empty.Empty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -34,7 +35,7 @@ ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
-  size_t unknown_cap = msg->base.n_unknown_fields;
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -124,8 +125,9 @@ const PbciMessage iter__empty__only_empty__iter_message = {
 
 /* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -135,7 +137,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
   uint64_t tag;
   const uint8_t *value_end;
   size_t cap_es = msg->n_es; /* capacity of es */
-  size_t unknown_cap = msg->base.n_unknown_fields;
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);

@@ -41,8 +41,9 @@ const PbciMessage iter__merge3__inner3__iter_message = {
 
 /* Decodes one occurrence of iter.merge3.Inner3, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -53,7 +54,7 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
   uint64_t v;
   const uint8_t *value_end;
   (void)depth;
-  size_t unknown_cap = msg->base.n_unknown_fields;
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -172,8 +173,9 @@ const PbciMessage iter__merge3__outer3__iter_message = {
 
 /* Decodes one occurrence of iter.merge3.Outer3, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -182,7 +184,7 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields;
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);

@@ -44,8 +44,9 @@ const PbciMessage iter__pkg__common__point__iter_message = {
 
 /* Decodes one occurrence of iter.pkg.common.Point, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
- * in number order, so after a value the next field's key is tried first and
- * a match jumps straight to its case (field_N, packed_N). On failure,
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
@@ -57,7 +58,7 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
   const uint8_t *value_end;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
-  size_t unknown_cap = msg->base.n_unknown_fields;
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
