@@ -148,8 +148,7 @@ MessageModel BuildMessage(const Descriptor* message) {
     if (f.repeated) f.count_slot = m.n_counts++;
     const OneofDescriptor* oneof = field->real_containing_oneof();
     if (oneof == nullptr && !f.repeated && f.read == ReadKind::kMessage) {
-      f.group = static_cast<int>(m.groups.size());
-      m.groups.push_back(GroupModel{{f.number}});
+      f.group = m.n_groups++;
     }
     m.fields.push_back(f);
   }
@@ -163,16 +162,12 @@ MessageModel BuildMessage(const Descriptor* message) {
                     oneof->field(j)->type() == FieldDescriptor::TYPE_MESSAGE;
     }
     if (!has_message) continue;
-    GroupModel group;
     for (int j = 0; j < oneof->field_count(); j++) {
-      group.numbers.push_back(oneof->field(j)->number());
       for (FieldModel& f : m.fields) {
-        if (f.number == oneof->field(j)->number()) {
-          f.group = static_cast<int>(m.groups.size());
-        }
+        if (f.number == oneof->field(j)->number()) f.group = m.n_groups;
       }
     }
-    m.groups.push_back(group);
+    m.n_groups++;
   }
   AddPredictions(&m);
   return m;

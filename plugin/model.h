@@ -53,8 +53,9 @@ struct FieldModel {
   std::string case_member;  // "my_choice_case", or "" outside a oneof
   std::string case_value;   // "FOO__M__MY_CHOICE_A"
 
-  int group = -1;         // index in MessageModel::groups (singular messages
-                          // and members of oneofs holding a message)
+  int group = -1;         // its group, below MessageModel::n_groups
+                          // (singular messages and members of oneofs
+                          // holding a message)
   int count_slot = -1;    // repeated: index of its element count in the
                           // scans' scratch (PbciFieldInfo::slot)
   int required_bit = -1;  // bit in the "required seen" mask, or -1
@@ -79,14 +80,6 @@ struct Prediction {
   bool sets_tag = false;     // the case reads `tag` (a bool's wire type)
 };
 
-// Occurrences of a group's members decode into one sub-message instance
-// until a different member of the group appears: a singular message field
-// is a group of one; a oneof with message members is a group of all its
-// members. unpacked_size tracks these runs to size merged sub-messages.
-struct GroupModel {
-  std::vector<int> numbers;  // member field numbers, in declaration order
-};
-
 struct MessageModel {
   std::string full_name;           // "foo.HTTPServer_conf"
   std::string struct_name;         // "Foo__HTTPServerConf"
@@ -95,7 +88,12 @@ struct MessageModel {
   std::string descriptor;          // "foo__httpserver_conf__descriptor"
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
-  std::vector<GroupModel> groups;
+  // Occurrences of a group's members decode into one sub-message instance
+  // until a different member of the group appears: a singular message
+  // field is a group of one; a oneof with message members is a group of
+  // all its members. unpacked_size tracks these runs to size merged
+  // sub-messages (FieldModel::group, PbciFieldInfo::slot).
+  int n_groups = 0;
   int n_required_bits = 0;  // required fields without a default
   int n_counts = 0;  // repeated fields
 };

@@ -245,11 +245,12 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   // Varints: counting checked that each ends inside the run, so they are
   // read without bounds checks, and eight one-byte varints (small values,
   // the usual case) are taken at once, each value being its byte.
-  if (f.read == ReadKind::kVarint) {
-    p->Print(vars, R"(      if (p < value_end) {
+  p->Print(vars, R"(      if (p < value_end) {
         $array_elem$ *out = msg->$member$ + msg->$count$;
         do {
-          if (pbci_eight_one_byte_varints(p, value_end)) {
+)");
+  if (f.read == ReadKind::kVarint) {
+    p->Print(vars, R"(          if (pbci_eight_one_byte_varints(p, value_end)) {
             unsigned i;
             for (i = 0; i < 8; i++) {
               v = p[i];
@@ -260,20 +261,13 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
             continue;
           }
           p = pbci_read_counted_varint(p, value_end, &v);
-          *out++ = $value$;
-        } while (p < value_end);
-        msg->$count$ = (size_t)(out - msg->$member$);
-      }
 )");
-    PrintNext(f, p);
-    return;
-  }
-  p->Print(vars, R"(      if (p < value_end) {
-        $array_elem$ *out = msg->$member$ + msg->$count$;
-        do {
-          $read$
+  } else {
+    p->Print(vars, R"(          $read$
           if (p == NULL) goto malformed;
-          *out++ = $value$;
+)");
+  }
+  p->Print(vars, R"(          *out++ = $value$;
         } while (p < value_end);
         msg->$count$ = (size_t)(out - msg->$member$);
       }

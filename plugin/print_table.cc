@@ -94,7 +94,7 @@ void PrintTable(const MessageModel& m, Printer* p) {
                {"init", m.init_macro},
                {"n_fields", std::to_string(m.fields.size())},
                {"n_counts", std::to_string(m.n_counts)},
-               {"n_groups", std::to_string(m.groups.size())},
+               {"n_groups", std::to_string(m.n_groups)},
                {"n_required", std::to_string(m.n_required_bits)}};
   vars["fields"] = m.fields.empty() ? "NULL" : m.lower + "__iter_fields";
   vars["required"] =
@@ -139,9 +139,9 @@ ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
   } else {
     args.push_back("NULL");
   }
-  if (!m.groups.empty()) {
+  if (m.n_groups > 0) {
     p->Print("  PbciRun runs[$n$]; /* per group: its current run */\n", "n",
-             std::to_string(m.groups.size()));
+             std::to_string(m.n_groups));
     args.push_back("runs");
   } else {
     args.push_back("NULL");

@@ -193,30 +193,17 @@ void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
 }
 
 /* The end of the value after a key, framed as pbci_count_run frames it, or
- * NULL. */
+ * NULL: pbci_frame_inline, and varints of up to 10 bytes. */
 static const uint8_t *run_value_end(const uint8_t *v, const uint8_t *end,
                                     uint32_t wire_type) {
+  const uint8_t *value;
+  const uint8_t *next = pbci_frame_inline(v, end, wire_type, &value);
   size_t avail = (size_t)(end - v), i;
-  switch (wire_type) {
-    case PBCI_WT_VARINT:
-      for (i = 0; i < 10 && i < avail; i++) {
-        if (v[i] < 0x80) return v + i + 1;
-      }
-      return NULL;
-    case PBCI_WT_64BIT:
-      return avail >= 8 ? v + 8 : NULL;
-    case PBCI_WT_32BIT:
-      return avail >= 4 ? v + 4 : NULL;
-    case PBCI_WT_LEN:
-      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) return v + 1 + v[0];
-      if (avail >= 2 && v[0] >= 0x80 && v[1] < 0x80) {
-        size_t n = (size_t)(v[0] & 0x7f) | (size_t)v[1] << 7;
-        if (avail - 2 >= n) return v + 2 + n;
-      }
-      return NULL;
-    default:
-      return NULL;
+  if (next != NULL || wire_type != PBCI_WT_VARINT) return next;
+  for (i = 0; i < 10 && i < avail; i++) {
+    if (v[i] < 0x80) return v + i + 1;
   }
+  return NULL;
 }
 
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,

@@ -3,15 +3,25 @@
  * sub-messages. */
 #include "scan.h"
 
-ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f) {
-  ptrdiff_t r;
-  if (s->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
-  r = pbci_size_binary(s, (size_t)(f->end - f->raw));
-  return r < 0 ? r : 1;
+/* A callback for each range of a list (list_each). */
+typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end);
+
+/* The number of elements the occurrence `f` of repeated field `fi` holds:
+ * a packed run's when f is length-delimited and the field is a scalar, else
+ * 1. Returns (size_t)-1 for a malformed packed run. */
+PBCI_INLINE size_t count_elements(const PbciFieldInfo *fi, const PbciField *f) {
+  if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
+  if (fi->packed_size != 0) {
+    return pbci_count_fixed(f->value, f->end, fi->packed_size);
+  }
+  return pbci_count_varints(f->value, f->end);
 }
 
-int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
-                 PbciRun *closing) {
+/* Records the occurrence `f` of group member `member`. Returns 1 when it
+ * ends the previous run, which `closing` then receives and the caller must
+ * close before the next call; 0 otherwise. */
+static int run_add(PbciRun *run, uint32_t member, const PbciField *f,
+                   PbciRun *closing) {
   int ended = 0;
   if (run->member != member) {
     if (run->count != 0) {
@@ -30,8 +40,10 @@ int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
   return ended;
 }
 
-PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
-                       const PbciMessage *type, uint32_t group) {
+/* The list of a closed run's occurrences of a member of `type`'s `group`,
+ * for measuring its instance. */
+static PbciList run_list(const PbciRun *run, const PbciList *parent,
+                         const PbciMessage *type, uint32_t group) {
   PbciList l;
   if (run->count == 1) return pbci_list_single(run->p, run->end);
   l.parent = parent;
@@ -55,7 +67,7 @@ PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
  * sub-messages. */
 typedef struct FilterCtx {
   const PbciList *list;
-  PbciRangeFn fn;
+  RangeFn fn;
   void *ctx;
   PbciRun run;
 } FilterCtx;
@@ -78,7 +90,7 @@ static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
     if (!is_member(fc->list, f.tag >> 3)) continue;
-    pbci_run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
+    run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
     if (fc->run.index > target) return PBCI_STOP;
     if (fc->run.index == target) {
       /* A nested list's PBCI_STOP ends our iteration too. */
@@ -94,7 +106,9 @@ static ptrdiff_t filter_range(void *ctx, const uint8_t *p, const uint8_t *end) {
   return filter_range_from(fc, p, end, fc->list->run);
 }
 
-ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
+/* Calls fn(ctx, p, end) for each range of the list, in input order; stops at
+ * the first negative result and returns it, else returns 0. */
+static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
   FilterCtx fc;
   ptrdiff_t r;
   if (list->parent == NULL) return fn(ctx, list->p, list->end);
@@ -106,7 +120,7 @@ ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx) {
     /* Resume at the run's first key: it is run 0 from there. */
     r = filter_range_from(&fc, list->p, list->parent->end, 0);
   } else {
-    r = pbci_list_each(list->parent, filter_range, &fc);
+    r = list_each(list->parent, filter_range, &fc);
   }
   return r == PBCI_STOP ? 0 : r;
 }
@@ -137,7 +151,7 @@ static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
   const PbciFieldInfo *fi = pbci_find_field(type, run->member);
   PbciList list;
   if (fi->sub == NULL) return 0; /* a oneof member that is not a message */
-  list = pbci_run_list(run, parent, type, fi->slot);
+  list = run_list(run, parent, type, fi->slot);
   return fi->sub->measure(&list, size, depth + 1);
 }
 
@@ -149,7 +163,7 @@ PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
                                     size_t *n, size_t *cap) {
   size_t add, need;
   if ((f->tag & 7) == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
-    add = pbci_count_elements(fi, f); /* a packed run */
+    add = count_elements(fi, f); /* a packed run */
     if (add == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
     need = *n + add;
   } else {
@@ -166,17 +180,52 @@ PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
   return 0;
 }
 
-/* An unknown field that is stored: its entry in the unknown-field array,
- * which grows as pbci_store_unknown grows it. */
-static ptrdiff_t size_unknown_entry(PbciSize *size, size_t *n, size_t *cap) {
+/* An unknown field `f`, stored as pbci_store_unknown stores it: a copy of
+ * its bytes, unless aliased, and an entry in the unknown-field array, which
+ * holds *n entries with capacity *cap; nothing when discarded. */
+static ptrdiff_t size_unknown(PbciSize *size, const PbciField *f, size_t *n,
+                              size_t *cap) {
+  ptrdiff_t r;
+  if (size->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  r = pbci_size_binary(size, (size_t)(f->end - f->raw));
+  if (r < 0) return r;
   if (*n == *cap) {
-    ptrdiff_t r;
     *cap = pbci_next_capacity(*cap, *n + 1);
     r = pbci_size_array(size, *cap, sizeof(ProtobufCMessageUnknownField));
     if (r < 0) return r;
   }
   ++*n;
   return 0;
+}
+
+/* What a field `fi` of this message (at `depth`, ending at `end`) adds for
+ * its occurrence `f`, apart from group runs and required bits: the depth
+ * check of a sub-message, its array's growth (`n`, `cap`: the array's
+ * length and capacity, for a repeated field), a string's or bytes' copy,
+ * a repeated sub-message. */
+static ptrdiff_t size_known(PbciSize *size, const PbciFieldInfo *fi,
+                            const PbciField *f, const uint8_t *end,
+                            uint32_t depth, size_t *n, size_t *cap) {
+  ptrdiff_t r;
+  if (fi->kind == PBCI_KIND_MESSAGE && depth >= size->ctx.max_depth) {
+    return PROTOBUF_C_ITER_ERR_DEPTH;
+  }
+  if (fi->flags & PBCI_FIELD_REPEATED) {
+    r = size_elements(size, fi, f, end, n, cap);
+    if (r < 0) return r;
+  }
+  switch (fi->kind) {
+    case PBCI_KIND_STRING:
+      return pbci_size_string(size, f->value, f->end);
+    case PBCI_KIND_BYTES:
+      return pbci_size_binary(size, (size_t)(f->end - f->value));
+    case PBCI_KIND_MESSAGE:
+      return fi->flags & PBCI_FIELD_REPEATED
+                 ? measure_one(fi->sub, f->value, f->end, size, depth + 1)
+                 : 0;
+    default:
+      return 0;
+  }
 }
 
 /* ---- one occurrence: groups and required fields in bit masks ---- */
@@ -199,7 +248,7 @@ static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != group)
       continue;
-    if (pbci_run_add(&run, fi->number, &f, &closing)) {
+    if (run_add(&run, fi->number, &f, &closing)) {
       r = close_run(type, &parent, &closing, size, depth);
       if (r < 0) return r;
     }
@@ -269,38 +318,17 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     if (p == NULL) goto malformed;
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
-      r = pbci_size_unknown(size, &f);
-      if (r > 0) r = size_unknown_entry(size, &n_unknown, &cap_unknown);
+      r = size_unknown(size, &f, &n_unknown, &cap_unknown);
       if (r < 0) goto fail;
       continue;
     }
     if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
     hint = (size_t)(fi - type->fields) + 1;
   known:
-    if (fi->kind == PBCI_KIND_MESSAGE && depth >= size->ctx.max_depth) {
-      r = PROTOBUF_C_ITER_ERR_DEPTH;
-      goto fail;
-    }
-    if (fi->flags & PBCI_FIELD_REPEATED) {
-      r = size_elements(size, fi, &f, end, &counts[fi->slot], &caps[fi->slot]);
-      if (r < 0) goto fail;
-    }
-    switch (fi->kind) {
-      case PBCI_KIND_STRING:
-        r = pbci_size_string(size, f.value, f.end);
-        break;
-      case PBCI_KIND_BYTES:
-        r = pbci_size_binary(size, (size_t)(f.end - f.value));
-        break;
-      case PBCI_KIND_MESSAGE:
-        r = fi->flags & PBCI_FIELD_REPEATED
-                ? measure_one(fi->sub, f.value, f.end, size, depth + 1)
-                : 0;
-        break;
-      default:
-        r = 0;
-        break;
-    }
+    r = fi->flags & PBCI_FIELD_REPEATED
+            ? size_known(size, fi, &f, end, depth, &counts[fi->slot],
+                         &caps[fi->slot])
+            : size_known(size, fi, &f, end, depth, NULL, NULL);
     if (r < 0) goto fail;
     if (fi->flags & PBCI_FIELD_GROUP) {
       uint64_t bit = UINT64_C(1) << fi->slot;
@@ -370,34 +398,14 @@ typedef struct Measure {
 /* What one field adds; `fi` takes its wire type. */
 static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
                             const PbciField *f, const uint8_t *end) {
-  ptrdiff_t r = 0;
-  if (fi->kind == PBCI_KIND_MESSAGE && m->depth >= m->size->ctx.max_depth) {
-    return PROTOBUF_C_ITER_ERR_DEPTH;
-  }
-  if (fi->flags & PBCI_FIELD_REPEATED) {
-    r = size_elements(m->size, fi, f, end, &m->counts[fi->slot],
-                      &m->caps[fi->slot]);
-    if (r < 0) return r;
-  }
-  switch (fi->kind) {
-    case PBCI_KIND_STRING:
-      r = pbci_size_string(m->size, f->value, f->end);
-      break;
-    case PBCI_KIND_BYTES:
-      r = pbci_size_binary(m->size, (size_t)(f->end - f->value));
-      break;
-    case PBCI_KIND_MESSAGE:
-      if (fi->flags & PBCI_FIELD_REPEATED) {
-        r = measure_one(fi->sub, f->value, f->end, m->size, m->depth + 1);
-      }
-      break;
-    default:
-      break;
-  }
+  ptrdiff_t r = fi->flags & PBCI_FIELD_REPEATED
+                    ? size_known(m->size, fi, f, end, m->depth,
+                                 &m->counts[fi->slot], &m->caps[fi->slot])
+                    : size_known(m->size, fi, f, end, m->depth, NULL, NULL);
   if (r < 0) return r;
   if (fi->flags & PBCI_FIELD_GROUP) {
     PbciRun closing;
-    if (pbci_run_add(&m->runs[fi->slot], fi->number, f, &closing)) {
+    if (run_add(&m->runs[fi->slot], fi->number, f, &closing)) {
       r = close_run(m->type, m->list, &closing, m->size, m->depth);
       if (r < 0) return r;
     }
@@ -428,9 +436,7 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
     if (p == NULL) goto malformed;
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
-      r = pbci_size_unknown(m->size, &f);
-      if (r > 0)
-        r = size_unknown_entry(m->size, &m->n_unknown, &m->cap_unknown);
+      r = size_unknown(m->size, &f, &m->n_unknown, &m->cap_unknown);
       if (r < 0) goto fail;
       continue;
     }
@@ -478,7 +484,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   r = pbci_size_array(size, 1, type->size);
   if (r < 0) return r;
   r = list->parent == NULL ? size_range(&m, list->p, list->end)
-                           : pbci_list_each(list, size_range, &m);
+                           : list_each(list, size_range, &m);
   if (r < 0) return r;
   for (i = 0; i < type->n_groups; i++) {
     if (m.runs[i].count != 0) {

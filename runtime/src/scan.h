@@ -18,12 +18,11 @@ typedef struct PbciQuick {
 } PbciQuick;
 
 /* Reads the field at p (p < end) when it is a field of `type` with a wire
- * type it takes, a key of at most two bytes found either by dense
- * numbering or among the four fields from index *hint (the field after the
- * last one found: serializers write fields in number order), and a value
- * framed inline: a varint
- * of up to 8 bytes, a length of up to 2, a fixed value. Then sets *q and
- * *hint and returns 1; otherwise returns 0. */
+ * type it takes, a key of at most two bytes found at once (at index *hint,
+ * the field after the last one found, as serializers write fields in
+ * number order; by dense numbering; or a few fields past *hint), and a
+ * value that pbci_frame_inline frames. Then sets *q and *hint and returns
+ * 1; otherwise returns 0. */
 PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
                                  const uint8_t *end, size_t *hint,
                                  PbciQuick *q) {
@@ -31,7 +30,6 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
   size_t index;
   const uint8_t *v;
   const PbciFieldInfo *fi;
-  size_t avail;
   if (p[0] < 0x80) {
     key = p[0];
     v = p + 1;
@@ -59,51 +57,8 @@ PBCI_INLINE int pbci_quick_field(const PbciMessage *type, const uint8_t *p,
   }
   fi = &type->fields[index];
   if (!(fi->wire_types >> (key & 7) & 1)) return 0;
-  avail = (size_t)(end - v);
-  q->value = v;
-  switch (key & 7) {
-    case PBCI_WT_VARINT:
-      if (avail >= 1 && v[0] < 0x80) {
-        q->end = v + 1;
-        break;
-      }
-#if PBCI_LITTLE_ENDIAN
-      if (avail >= 8) {
-        /* Up to 8 bytes: the first without the continuation bit. */
-        uint64_t w, last;
-        memcpy(&w, v, sizeof w);
-        last = ~w & UINT64_C(0x8080808080808080);
-        if (last != 0) {
-          q->end = v + (pbci_ctz64(last) >> 3) + 1;
-          break;
-        }
-      }
-#endif
-      return 0;
-    case PBCI_WT_LEN:
-      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
-        q->value = v + 1;
-        q->end = v + 1 + v[0];
-        break;
-      }
-      if (avail >= 2 && v[0] >= 0x80 && v[1] < 0x80) {
-        size_t n = (size_t)(v[0] & 0x7f) | (size_t)v[1] << 7;
-        if (avail - 2 >= n) {
-          q->value = v + 2;
-          q->end = v + 2 + n;
-          break;
-        }
-      }
-      return 0;
-    case PBCI_WT_32BIT:
-      if (avail < 4) return 0;
-      q->end = v + 4;
-      break;
-    default: /* PBCI_WT_64BIT: the only other type a table lists */
-      if (avail < 8) return 0;
-      q->end = v + 8;
-      break;
-  }
+  q->end = pbci_frame_inline(v, end, key & 7, &q->value);
+  if (q->end == NULL) return 0;
   q->fi = fi;
   q->key = key;
   q->raw = v;

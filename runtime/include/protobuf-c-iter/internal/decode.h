@@ -463,6 +463,52 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
 
 /* ---- scanning fields without decoding them ---- */
 
+/* The end of a value of wire type `wire_type` starting at v, when it frames
+ * inline: a one-byte varint (up to 8 bytes, found in one load, on
+ * little-endian hosts), a length of one or two bytes that fits before
+ * `end`, a fixed value. Sets *value (after any length prefix). NULL when it
+ * does not (longer, truncated or malformed): callers take a slower path. */
+PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
+                                             const uint8_t *end,
+                                             uint32_t wire_type,
+                                             const uint8_t **value) {
+  size_t avail = (size_t)(end - v);
+  *value = v;
+  switch (wire_type) {
+    case PBCI_WT_VARINT:
+      if (avail >= 1 && v[0] < 0x80) return v + 1;
+#if PBCI_LITTLE_ENDIAN
+      if (avail >= 8) {
+        /* The first byte without the continuation bit. */
+        uint64_t w, last;
+        memcpy(&w, v, sizeof w);
+        last = ~w & UINT64_C(0x8080808080808080);
+        if (last != 0) return v + (pbci_ctz64(last) >> 3) + 1;
+      }
+#endif
+      return NULL;
+    case PBCI_WT_LEN:
+      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
+        *value = v + 1;
+        return v + 1 + v[0];
+      }
+      if (avail >= 2 && v[0] >= 0x80 && v[1] < 0x80) {
+        size_t n = (size_t)(v[0] & 0x7f) | (size_t)v[1] << 7;
+        if (avail - 2 >= n) {
+          *value = v + 2;
+          return v + 2 + n;
+        }
+      }
+      return NULL;
+    case PBCI_WT_32BIT:
+      return avail >= 4 ? v + 4 : NULL;
+    case PBCI_WT_64BIT:
+      return avail >= 8 ? v + 8 : NULL;
+    default:
+      return NULL;
+  }
+}
+
 /* One field as it sits on the wire. */
 typedef struct PbciField {
   uint64_t tag;         /* field number << 3 | wire type */
@@ -478,46 +524,16 @@ const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
                                     PbciField *f);
 PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
                                              const uint8_t *end, PbciField *f) {
-  /* The key (inline up to two bytes), then inline a short varint, a
-   * one-byte length or a fixed value; anything else out of line. */
+  /* The key (inline up to two bytes), then the value inline when it frames
+   * so; anything else out of line. */
   uint64_t tag;
   const uint8_t *v = pbci_read_tag(p, end, &tag);
-  size_t avail;
   if (v == NULL) return NULL;
-  avail = (size_t)(end - v);
   f->key = p;
   f->tag = tag;
   f->raw = v;
-  f->value = v;
-  switch (tag & 7u) {
-    case PBCI_WT_VARINT:
-      if (avail >= 1 && v[0] < 0x80) return f->end = v + 1;
-#if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
-      /* Up to 8 bytes: the first byte without the continuation bit, found
-       * in one 8-byte load. */
-      if (avail >= 8) {
-        uint64_t w, last;
-        memcpy(&w, v, sizeof w);
-        last = ~w & UINT64_C(0x8080808080808080);
-        if (last != 0) return f->end = v + (__builtin_ctzll(last) >> 3) + 1;
-      }
-#endif
-      break;
-    case PBCI_WT_LEN:
-      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
-        f->value = v + 1;
-        return f->end = v + 1 + v[0];
-      }
-      break;
-    case PBCI_WT_32BIT:
-      if (avail >= 4) return f->end = v + 4;
-      break;
-    case PBCI_WT_64BIT:
-      if (avail >= 8) return f->end = v + 8;
-      break;
-    default:
-      break;
-  }
+  f->end = pbci_frame_inline(v, end, (uint32_t)(tag & 7u), &f->value);
+  if (f->end != NULL) return f->end;
   return pbci_next_field_slow(p, end, f);
 }
 
@@ -532,18 +548,6 @@ PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
                                       size_t size) {
   size_t len = (size_t)(end - p);
   return len % size == 0 ? len / size : (size_t)-1;
-}
-
-/* The number of elements the occurrence `f` of repeated field `fi` holds:
- * a packed run's when f is length-delimited and the field is a scalar, else
- * 1. Returns (size_t)-1 for a malformed packed run. */
-PBCI_INLINE size_t pbci_count_elements(const PbciFieldInfo *fi,
-                                       const PbciField *f) {
-  if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
-  if (fi->packed_size != 0) {
-    return pbci_count_fixed(f->value, f->end, fi->packed_size);
-  }
-  return pbci_count_varints(f->value, f->end);
 }
 
 /* ---- allocation ---- */
@@ -744,10 +748,6 @@ PBCI_INLINE ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
   return pbci_size_bytes(s, n);
 }
 
-/* An unknown field: its copy, unless aliased or discarded. Returns 1 when it
- * will be stored (it needs an array entry), 0 when discarded, or an error. */
-ptrdiff_t pbci_size_unknown(PbciSize *s, const PbciField *f);
-
 /* The occurrences that decode into one message instance: a single range,
  * or (after sub-message merging) the occurrences of one run of a group in
  * the parent's list. Lists are immutable; iterating one twice is allowed. */
@@ -769,12 +769,6 @@ PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
   return l;
 }
 
-/* Calls fn(ctx, p, end) for each range of the list, in input order; stops at
- * the first negative result and returns it, else returns 0. */
-typedef ptrdiff_t (*PbciRangeFn)(void *ctx, const uint8_t *p,
-                                 const uint8_t *end);
-ptrdiff_t pbci_list_each(const PbciList *list, PbciRangeFn fn, void *ctx);
-
 /* A group's current run while a message's occurrences are measured. */
 typedef struct PbciRun {
   uint32_t member;        /* field of the current run, 0 before the first */
@@ -783,17 +777,6 @@ typedef struct PbciRun {
   const uint8_t *key;     /* the run's first occurrence: its key, */
   const uint8_t *p, *end; /* and its value */
 } PbciRun;
-
-/* Records the occurrence `f` of group member `member`. Returns 1 when it
- * ends the previous run, which `closing` then receives and the caller must
- * close before the next call; 0 otherwise. */
-int pbci_run_add(PbciRun *run, uint32_t member, const PbciField *f,
-                 PbciRun *closing);
-
-/* The list of a closed run's occurrences of a member of `type`'s `group`,
- * for measuring its instance. */
-PbciList pbci_run_list(const PbciRun *run, const PbciList *parent,
-                       const PbciMessage *type, uint32_t group);
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
  * message of `type` allocates, with the same checks as its decoder,
