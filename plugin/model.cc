@@ -209,10 +209,14 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
     AddDependencyHeaders(file->message_type(i), model);
   }
   for (const MessageModel& m : model->messages) {
-    // PbciFieldInfo::required_bit is 16 bits wide.
-    if (m.n_required_bits > 0xffff) {
-      *error = file->name() + ": " + m.full_name +
-               " has more than 65535 required fields";
+    // PbciFieldInfo::slot and ::required_bit are 16 bits wide.
+    const char* what = m.n_required_bits > 0xffff ? "required fields"
+                       : m.n_counts > 0xffff      ? "repeated fields"
+                       : m.n_groups > 0xffff      ? "message fields and oneofs"
+                                                  : nullptr;
+    if (what != nullptr) {
+      *error = file->name() + ": " + m.full_name + " has more than 65535 " +
+               what;
       return false;
     }
   }

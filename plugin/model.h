@@ -68,6 +68,9 @@ struct FieldModel {
   std::string label;
   std::string packed_label;
   std::vector<struct Prediction> next;
+  // The bytes of its usual key (1 or 2; empty from field number 2048), for
+  // the sizer's table (PbciFieldInfo::key).
+  std::vector<uint8_t> usual_key;
 };
 
 // "After this value, the next key is probably `key`": serializers write

@@ -21,19 +21,22 @@ int UsualWireType(const FieldModel& f) {
   }
 }
 
+// The bytes of the key field `f` is usually written with; empty when the
+// key is longer than 2 bytes.
+std::vector<uint8_t> UsualKey(const FieldModel& f) {
+  const uint64_t tag = static_cast<uint64_t>(f.number) << 3 | UsualWireType(f);
+  if (tag >= (1u << 14)) return {};
+  if (tag < 0x80) return {static_cast<uint8_t>(tag)};
+  return {static_cast<uint8_t>((tag & 0x7f) | 0x80),
+          static_cast<uint8_t>(tag >> 7)};
+}
+
 // The prediction of field `f`'s usual key, labelling its case; false when
 // the key is longer than 2 bytes.
 bool PredictionOf(FieldModel* f, Prediction* out) {
-  const uint64_t tag = static_cast<uint64_t>(f->number) << 3 | UsualWireType(*f);
-  if (tag >= (1u << 14)) return false;
-  out->tag = tag;
-  out->key.clear();
-  if (tag < 0x80) {
-    out->key.push_back(static_cast<uint8_t>(tag));
-  } else {
-    out->key.push_back(static_cast<uint8_t>((tag & 0x7f) | 0x80));
-    out->key.push_back(static_cast<uint8_t>(tag >> 7));
-  }
+  out->key = UsualKey(*f);
+  if (out->key.empty()) return false;
+  out->tag = static_cast<uint64_t>(f->number) << 3 | UsualWireType(*f);
   std::string& label = f->packed ? f->packed_label : f->label;
   label = (f->packed ? "packed_" : "field_") + std::to_string(f->number);
   out->label = label;
@@ -51,6 +54,7 @@ void AddPredictions(MessageModel* m) {
   for (size_t i = 0; i < by_number.size(); i++) {
     FieldModel* f = by_number[i];
     Prediction p;
+    f->usual_key = UsualKey(*f);
     if (f->repeated && !f->packed && PredictionOf(f, &p)) f->next.push_back(p);
     // The next two fields: optional fields are often absent, and a miss
     // costs a full dispatch.

@@ -8,10 +8,10 @@
 
 namespace protobuf_c_iter {
 
-// Fills each field's `next` (its own key again for an unpacked repeated
-// field, then the next field's usual key in number order) and the labels
-// of the cases those predictions jump to. Keys longer than 2 bytes (field
-// numbers from 2048) are not predicted.
+// Fills each field's usual_key and `next` (its own key again for an
+// unpacked repeated field, then the next field's usual key in number order)
+// and the labels of the cases those predictions jump to. Keys longer than 2
+// bytes (field numbers from 2048) are not predicted.
 void AddPredictions(MessageModel* m);
 
 }  // namespace protobuf_c_iter

@@ -7,6 +7,7 @@
 // (skip, count, add a length, recurse), which one runtime loop over a table
 // does in a fraction of the code.
 #include <algorithm>
+#include <cstdio>
 
 #include "print_common.h"
 #include "printers.h"
@@ -40,6 +41,34 @@ std::string WireTypes(const FieldModel& f) {
   return bits;
 }
 
+// How the sizer takes the field (PBCI_OP_*): a plain one in its tightest
+// loop, a packed run of a repeated scalar by counting.
+std::string Op(const FieldModel& f) {
+  if (f.packable) {
+    return f.fixed_size == 4   ? "PBCI_OP_PACKED_FIXED32"
+           : f.fixed_size == 8 ? "PBCI_OP_PACKED_FIXED64"
+                               : "PBCI_OP_PACKED_VARINT";
+  }
+  if (f.repeated || f.group >= 0 || f.required_bit >= 0 ||
+      f.usual_key.empty()) {
+    return "PBCI_OP_OTHER";
+  }
+  switch (f.read) {
+    case ReadKind::kFixed32:
+      return "PBCI_OP_FIXED32";
+    case ReadKind::kFixed64:
+      return "PBCI_OP_FIXED64";
+    case ReadKind::kString:
+      return "PBCI_OP_STRING";
+    case ReadKind::kBytes:
+      return "PBCI_OP_BYTES";
+    case ReadKind::kMessage:
+      return "PBCI_OP_OTHER";  // not reached: a singular message is a group
+    default:
+      return "PBCI_OP_VARINT";
+  }
+}
+
 std::string Flags(const FieldModel& f) {
   std::string flags;
   auto add = [&flags](const char* flag) {
@@ -52,21 +81,30 @@ std::string Flags(const FieldModel& f) {
   return flags.empty() ? "0" : flags;
 }
 
+// The usual key's bytes as PbciFieldInfo::key holds them, first byte low.
+std::string Key(const FieldModel& f) {
+  if (f.usual_key.empty()) return "PBCI_KEY_NONE";
+  unsigned key = f.usual_key[0];
+  if (f.usual_key.size() == 2) key |= unsigned{f.usual_key[1]} << 8;
+  char hex[8];
+  snprintf(hex, sizeof hex, "0x%02x", key);
+  return hex;
+}
+
 void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
   Vars vars = FieldVars(m, f);
+  vars["key"] = Key(f);
   vars["kind"] = Kind(f);
   vars["wire_types"] = WireTypes(f);
   vars["flags"] = Flags(f);
+  vars["op"] = Op(f);
   p->Print(vars, R"(  { /* $comment$ */
-    .number = $number$, .kind = $kind$,
+    .number = $number$, .key = $key$, .kind = $kind$,
     .wire_types = $wire_types$,
-    .flags = $flags$)");
+    .flags = $flags$, .op = $op$)");
   if (f.repeated) {
     vars["slot"] = std::to_string(f.count_slot);
     p->Print(vars, ", .slot = $slot$, .elem_size = sizeof($array_elem$)");
-    if (f.packable && f.fixed_size != 0) {
-      p->Print(", .packed_size = $size$", "size", std::to_string(f.fixed_size));
-    }
   } else if (f.group >= 0) {
     p->Print(", .slot = $group$", "group", std::to_string(f.group));
   }

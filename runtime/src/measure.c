@@ -1,7 +1,7 @@
 /* unpacked_size: one sizer for every message, driven by its field table
  * (PbciMessage), and the occurrence lists it uses to size merged
  * sub-messages. */
-#include "scan.h"
+#include "protobuf-c-iter/internal/decode.h"
 
 /* A callback for each range of a list (list_each). */
 typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end);
@@ -11,10 +11,14 @@ typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end);
  * 1. Returns (size_t)-1 for a malformed packed run. */
 PBCI_INLINE size_t count_elements(const PbciFieldInfo *fi, const PbciField *f) {
   if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
-  if (fi->packed_size != 0) {
-    return pbci_count_fixed(f->value, f->end, fi->packed_size);
+  switch (fi->op) {
+    case PBCI_OP_PACKED_FIXED32:
+      return pbci_count_fixed(f->value, f->end, 4);
+    case PBCI_OP_PACKED_FIXED64:
+      return pbci_count_fixed(f->value, f->end, 8);
+    default:
+      return pbci_count_varints(f->value, f->end);
   }
-  return pbci_count_varints(f->value, f->end);
 }
 
 /* Records the occurrence `f` of group member `member`. Returns 1 when it
@@ -131,15 +135,28 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
                                const uint8_t *p, const uint8_t *end,
                                PbciSize *size, uint32_t depth);
 
+/* Repeated fields whose counts measure_one keeps itself: most messages
+ * have fewer. */
+#define LOCAL_COUNTS 8
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* Sizes one occurrence [p, end) of a sub-message into a new instance:
- * directly when the type needs no scratch (no repeated fields), else
- * through its generated sizer, which provides it. */
-static ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
-                             const uint8_t *end, PbciSize *size,
-                             uint32_t depth) {
+ * directly when its scratch is small, else through its generated sizer,
+ * which provides it. Not inlined, so that only this frame holds the
+ * scratch. */
+static NOINLINE ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
+                                      const uint8_t *end, PbciSize *size,
+                                      uint32_t depth) {
+  size_t counts[2 * LOCAL_COUNTS];
   PbciList one;
-  if (type->n_counts == 0 && (type->n_groups | type->n_required) < 64) {
-    return measure_range(type, NULL, p, end, size, depth);
+  if (type->n_counts <= LOCAL_COUNTS &&
+      (type->n_groups | type->n_required) < 64) {
+    return measure_range(type, counts, p, end, size, depth);
   }
   one = pbci_list_single(p, end);
   return type->measure(&one, size, depth);
@@ -260,14 +277,114 @@ static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
  * their group turns out to have only one). Messages rarely hold more. */
 #define PENDING 4
 
+/* The key at p (p < end) as PbciFieldInfo::key holds usual keys: its first
+ * byte when that ends the key, else its first two bytes; sets *value past
+ * them. Returns 0, which is no field's key, for a lone byte at the end. */
+PBCI_INLINE uint32_t key16(const uint8_t *p, const uint8_t *end,
+                           const uint8_t **value) {
+  *value = p + 1;
+  if (p[0] < 0x80) return p[0];
+  if (end - p < 2) return 0;
+  *value = p + 2;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* The field of `type` whose usual key is `key` (from key16), or NULL. */
+static const PbciFieldInfo *find_key(const PbciMessage *type, uint32_t key) {
+  const uint32_t tag = key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
+  const PbciFieldInfo *fi = pbci_find_field(type, tag >> 3);
+  return fi != NULL && fi->key == key ? fi : NULL;
+}
+
+/* The field expected after `fi`: the next one in number order, as
+ * serializers write them, or for a repeated field the same one again. */
+PBCI_INLINE const PbciFieldInfo *expect_after(const PbciMessage *type,
+                                              const PbciFieldInfo *fi) {
+  if (fi->flags & PBCI_FIELD_REPEATED) return fi;
+  return fi + 1 < type->fields + type->n_fields ? fi + 1 : fi;
+}
+
+/* Sizes the plain fields from p on, the bulk of most messages: fields with
+ * an op, their usual key, found as the expected field (*expect) or by
+ * number, and values that frame at once (a varint of up to 10 bytes, a
+ * length of 1 byte). Adds strings' and bytes' copies to *hi; only called
+ * without the options that change those (UTF-8 checks, aliased bytes).
+ * Returns where the first other field starts (or end), with *expect the
+ * field expected there. */
+static const uint8_t *size_plain(const PbciMessage *type,
+                                 const PbciFieldInfo **expect, const uint8_t *p,
+                                 const uint8_t *end, size_t *hi) {
+  const PbciFieldInfo *fi = *expect;
+  const PbciFieldInfo *const last = type->fields + type->n_fields - 1;
+  size_t copies = *hi;
+  while (p < end) {
+    const uint8_t *v = p + 1;
+    uint32_t key = p[0];
+    size_t avail;
+    if (key >= 0x80) {
+      if (end - p < 2) break;
+      key |= (uint32_t)p[1] << 8;
+      v++;
+    }
+    if (fi->key != key) {
+      const PbciFieldInfo *found = find_key(type, key);
+      if (found == NULL) break;
+      fi = found;
+    }
+    avail = (size_t)(end - v);
+    switch (fi->op) {
+      case PBCI_OP_VARINT:
+        if (avail >= 1 && v[0] < 0x80) {
+          p = v + 1;
+        } else {
+          /* Longer ones, up to 10 bytes: ids, hashes, negative numbers. */
+          size_t i, n = avail < 10 ? avail : 10;
+          for (i = 1; i < n && v[i] >= 0x80; i++) continue;
+          if (i >= n) goto out;
+          p = v + i + 1;
+        }
+        break;
+      case PBCI_OP_FIXED64:
+        if (avail < 8) goto out;
+        p = v + 8;
+        break;
+      case PBCI_OP_FIXED32:
+        if (avail < 4) goto out;
+        p = v + 4;
+        break;
+      case PBCI_OP_STRING:
+      case PBCI_OP_BYTES:
+        if (avail < 1 || v[0] >= 0x80 || avail - 1 < v[0]) goto out;
+        /* Copies cannot wrap `hi`: each adds at most twice its input. */
+        copies += (size_t)v[0] + (fi->op == PBCI_OP_STRING);
+        p = v + 1 + v[0];
+        break;
+      default:
+        goto out;
+    }
+    fi += fi != last;
+  }
+out:
+  *expect = fi;
+  *hi = copies;
+  return p;
+}
+
 /* Sizes one occurrence [p, end) into a new message of `type`, which has
  * fewer than 64 groups and required fields; `counts` is scratch for
- * 2 * type->n_counts values (each array's length and capacity). */
+ * 2 * type->n_counts values (each array's length and capacity).
+ *
+ * Plain fields take size_plain; the other known fields with their usual key
+ * and a value that frames at once go on with that key and value (and an
+ * element of a repeated message that fits its array needs no more); any
+ * other field, including every fault, takes the general path, which reads
+ * it again from its key. */
 static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
                                const uint8_t *p, const uint8_t *end,
                                PbciSize *size, uint32_t depth) {
   const uint8_t *const start = p;
-  const uint8_t *field = p; /* key of the field being sized */
+  const uint8_t *field = p;                   /* key of the field being sized */
+  const PbciFieldInfo *expect = type->fields; /* the field expected next */
   /* No scratch (NULL) without repeated fields: NULL + 0 is undefined. */
   size_t *const caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
   uint64_t required = 0;  /* required fields seen, by bit */
@@ -279,42 +396,50 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     const uint8_t *p, *end;
   } pending[PENDING];
   size_t n_pending = 0, n_unknown = 0, cap_unknown = 0, i;
-  size_t hi = 0;   /* plain strings' and bytes' copies, added at the end */
-  size_t hint = 0; /* where the next field probably is in the table */
-  const uint32_t flags = size->ctx.flags;
-  PbciQuick q;
+  size_t hi = 0; /* plain strings' and bytes' copies, added at the end */
+  /* Plain strings and bytes need no more with the default options. */
+  const int plain = type->n_fields != 0 &&
+                    !(size->ctx.flags & (PROTOBUF_C_ITER_VALIDATE_UTF8 |
+                                         PROTOBUF_C_ITER_ALIAS_BYTES));
   ptrdiff_t r;
   for (i = 0; i < 2 * (size_t)type->n_counts; i++) counts[i] = 0;
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
+    const uint8_t *v, *value;
+    uint32_t key;
     field = p;
-    if (pbci_quick_field(type, p, end, &hint, &q)) {
-      fi = q.fi;
-      p = q.end;
-      if (fi->flags == 0) {
-        /* Plain fields: scalars add nothing; copies add to `hi`, which
-         * cannot wrap (each adds at most twice its input bytes). */
-        if (fi->kind == PBCI_KIND_SCALAR) continue;
-        if (fi->kind == PBCI_KIND_STRING) {
-          if ((flags & PROTOBUF_C_ITER_VALIDATE_UTF8) &&
-              !pbci_utf8_valid(q.value, (size_t)(q.end - q.value))) {
-            r = PROTOBUF_C_ITER_ERR_BAD_UTF8;
-            goto fail;
-          }
-          hi += (size_t)(q.end - q.value) + 1;
-          continue;
-        }
-        if (fi->kind == PBCI_KIND_BYTES) {
-          if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES))
-            hi += (size_t)(q.end - q.value);
-          continue;
-        }
-      }
-      f = pbci_quick_as_field(&q, field);
-      goto known;
+    if (type->n_fields == 0) goto general; /* every field is unknown */
+    if (plain) {
+      p = size_plain(type, &expect, p, end, &hi);
+      if (p == end) break;
+      field = p;
     }
-    p = pbci_next_field(p, end, &f);
+    key = key16(p, end, &v);
+    fi = expect->key == key ? expect : find_key(type, key);
+    if (fi == NULL) goto general;
+    p = pbci_frame_inline(v, end, key & 7, &value);
+    if (p == NULL) goto general;
+    if (fi->flags == PBCI_FIELD_REPEATED && fi->kind == PBCI_KIND_MESSAGE &&
+        counts[fi->slot] != caps[fi->slot]) {
+      /* An element of a repeated message that fits its array. */
+      counts[fi->slot]++;
+      expect = fi;
+      r = depth < size->ctx.max_depth
+              ? measure_one(fi->sub, value, p, size, depth + 1)
+              : PROTOBUF_C_ITER_ERR_DEPTH;
+      if (r < 0) goto fail;
+      continue;
+    }
+    /* A known field with a value framed above: to the general sizing. */
+    f.tag = key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
+    f.key = field;
+    f.raw = v;
+    f.value = value;
+    f.end = p;
+    goto known;
+  general:
+    p = pbci_next_field(field, end, &f);
     if (p == NULL) goto malformed;
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
@@ -323,8 +448,8 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
       continue;
     }
     if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
-    hint = (size_t)(fi - type->fields) + 1;
   known:
+    expect = expect_after(type, fi);
     r = fi->flags & PBCI_FIELD_REPEATED
             ? size_known(size, fi, &f, end, depth, &counts[fi->slot],
                          &caps[fi->slot])

@@ -103,14 +103,14 @@ ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t 
  * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
   { /* iter.empty.Empty e = 1 */
-    .number = 1, .kind = PBCI_KIND_MESSAGE,
+    .number = 1, .key = 0x0a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .slot = 0,
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__empty__empty__iter_message},
   { /* repeated iter.empty.Empty es = 2 */
-    .number = 2, .kind = PBCI_KIND_MESSAGE,
+    .number = 2, .key = 0x12, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_REPEATED, .slot = 0, .elem_size = sizeof(Iter__Empty__Empty *),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 0, .elem_size = sizeof(Iter__Empty__Empty *),
     .sub = &iter__empty__empty__iter_message},
 };
 

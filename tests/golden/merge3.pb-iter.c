@@ -17,17 +17,17 @@
  * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
   { /* int32 a = 1 */
-    .number = 1, .kind = PBCI_KIND_SCALAR,
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
     .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
-    .flags = 0},
+    .flags = 0, .op = PBCI_OP_VARINT},
   { /* int32 b = 2 */
-    .number = 2, .kind = PBCI_KIND_SCALAR,
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
     .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
-    .flags = 0},
+    .flags = 0, .op = PBCI_OP_VARINT},
   { /* string s = 3 */
-    .number = 3, .kind = PBCI_KIND_STRING,
+    .number = 3, .key = 0x1a, .kind = PBCI_KIND_STRING,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = 0},
+    .flags = 0, .op = PBCI_OP_STRING},
 };
 
 static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
@@ -156,9 +156,9 @@ ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_
  * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
   { /* iter.merge3.Inner3 sub = 1 */
-    .number = 1, .kind = PBCI_KIND_MESSAGE,
+    .number = 1, .key = 0x0a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .slot = 0,
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge3__inner3__iter_message},
 };
 

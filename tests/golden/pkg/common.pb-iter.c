@@ -20,17 +20,17 @@ static const uint32_t iter__pkg__common__point__iter_required[] = {1, 2};
  * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
   { /* required sint32 x = 1 */
-    .number = 1, .kind = PBCI_KIND_SCALAR,
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
     .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
-    .flags = PBCI_FIELD_REQUIRED, .required_bit = 0},
+    .flags = PBCI_FIELD_REQUIRED, .op = PBCI_OP_OTHER, .required_bit = 0},
   { /* required sint32 y = 2 */
-    .number = 2, .kind = PBCI_KIND_SCALAR,
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
     .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
-    .flags = PBCI_FIELD_REQUIRED, .required_bit = 1},
+    .flags = PBCI_FIELD_REQUIRED, .op = PBCI_OP_OTHER, .required_bit = 1},
   { /* optional string label = 3 */
-    .number = 3, .kind = PBCI_KIND_STRING,
+    .number = 3, .key = 0x1a, .kind = PBCI_KIND_STRING,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = 0},
+    .flags = 0, .op = PBCI_OP_STRING},
 };
 
 static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;

@@ -117,17 +117,39 @@ typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
 struct PbciMessage;
 typedef struct PbciFieldInfo {
   uint32_t number;
+  uint16_t key;        /* the bytes of its usual key (1 or 2), first byte
+                          low, as the sizer reads keys; PBCI_KEY_NONE when
+                          longer */
   uint8_t wire_types;  /* bit w set: values come with wire type w (a packed
                           run's PBCI_WT_LEN included) */
   uint8_t kind;        /* PBCI_KIND_* */
   uint8_t flags;       /* PBCI_FIELD_* */
-  uint8_t packed_size; /* packed-run element: 0 varint, 4 or 8 bytes */
-  uint32_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
+  uint8_t op;          /* PBCI_OP_*: how the sizer's loop for plain fields
+                          takes a value with the usual key */
+  uint16_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
                           PBCI_FIELD_GROUP: its group (see PbciRun) */
   uint16_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
   uint16_t elem_size;    /* repeated: sizeof one array element */
   const struct PbciMessage *sub; /* PBCI_KIND_MESSAGE: the sub-message */
 } PbciFieldInfo;
+
+/* A PbciFieldInfo::key no input matches: a key byte below 0x80 ends the
+ * key, so no two-byte key has a first byte below it. */
+#define PBCI_KEY_NONE 0x7f00u
+
+/* How the sizer takes a field (PbciFieldInfo::op). Plain fields (no
+ * flags), which most fields are, take its tightest loop when they come
+ * with their usual key; a repeated scalar's op says how to count a packed
+ * run. */
+#define PBCI_OP_OTHER 0u   /* not plain: the general path */
+#define PBCI_OP_VARINT 1u  /* a scalar: skipped */
+#define PBCI_OP_FIXED64 2u /* a scalar: skipped */
+#define PBCI_OP_FIXED32 3u /* a scalar: skipped */
+#define PBCI_OP_STRING 4u  /* its copy and a NUL */
+#define PBCI_OP_BYTES 5u   /* its copy */
+#define PBCI_OP_PACKED_VARINT 6u  /* repeated: packed runs of varints */
+#define PBCI_OP_PACKED_FIXED32 7u /* of 4-byte values */
+#define PBCI_OP_PACKED_FIXED64 8u /* of 8-byte values */
 
 /* What a field's value adds to the buffer. */
 #define PBCI_KIND_SCALAR 0u  /* nothing (a repeated one: its array slot) */
