@@ -131,9 +131,9 @@ static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
 
 /* ---- shared by both sizers ---- */
 
-static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
-                               const uint8_t *p, const uint8_t *end,
-                               PbciSize *size, uint32_t depth);
+static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
+                                    const uint8_t *p, const uint8_t *end,
+                                    PbciSize *size, uint32_t depth);
 
 /* Repeated fields whose counts measure_one keeps itself: most messages
  * have fewer. */
@@ -156,7 +156,7 @@ static NOINLINE ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
   PbciList one;
   if (type->n_counts <= LOCAL_COUNTS &&
       (type->n_groups | type->n_required) < 64) {
-    return measure_range(type, counts, p, end, size, depth);
+    return measure_occurrence(type, counts, p, end, size, depth);
   }
   one = pbci_list_single(p, end);
   return type->measure(&one, size, depth);
@@ -311,9 +311,10 @@ PBCI_INLINE const PbciFieldInfo *expect_after(const PbciMessage *type,
  * without the options that change those (UTF-8 checks, aliased bytes).
  * Returns where the first other field starts (or end), with *expect the
  * field expected there. */
-static const uint8_t *size_plain(const PbciMessage *type,
-                                 const PbciFieldInfo **expect, const uint8_t *p,
-                                 const uint8_t *end, size_t *hi) {
+PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
+                                      const PbciFieldInfo **expect,
+                                      const uint8_t *p, const uint8_t *end,
+                                      size_t *hi) {
   const PbciFieldInfo *fi = *expect;
   const PbciFieldInfo *const last = type->fields + type->n_fields - 1;
   size_t copies = *hi;
@@ -370,9 +371,19 @@ out:
   return p;
 }
 
-/* Sizes one occurrence [p, end) into a new message of `type`, which has
- * fewer than 64 groups and required fields; `counts` is scratch for
- * 2 * type->n_counts values (each array's length and capacity).
+/* Whether size_plain may size `type`'s plain fields: plain strings and
+ * bytes need no more than their copies with the default options. */
+PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
+  return type->n_fields != 0 &&
+         !(size->ctx.flags &
+           (PROTOBUF_C_ITER_VALIDATE_UTF8 | PROTOBUF_C_ITER_ALIAS_BYTES));
+}
+
+/* Sizes one occurrence [start, end) into a new message of `type`, which
+ * has fewer than 64 groups and required fields; `counts` is scratch for
+ * 2 * type->n_counts values (each array's length and capacity). Starts at
+ * p, where size_plain stopped (else start), with `expect` and `hi` (plain
+ * strings' and bytes' copies so far) as it left them.
  *
  * Plain fields take size_plain; the other known fields with their usual key
  * and a value that frames at once go on with that key and value (and an
@@ -380,11 +391,10 @@ out:
  * other field, including every fault, takes the general path, which reads
  * it again from its key. */
 static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
-                               const uint8_t *p, const uint8_t *end,
-                               PbciSize *size, uint32_t depth) {
-  const uint8_t *const start = p;
-  const uint8_t *field = p;                   /* key of the field being sized */
-  const PbciFieldInfo *expect = type->fields; /* the field expected next */
+                               const uint8_t *start, const uint8_t *p,
+                               const uint8_t *end, const PbciFieldInfo *expect,
+                               size_t hi, PbciSize *size, uint32_t depth) {
+  const uint8_t *field = p; /* key of the field being sized */
   /* No scratch (NULL) without repeated fields: NULL + 0 is undefined. */
   size_t *const caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
   uint64_t required = 0;  /* required fields seen, by bit */
@@ -396,11 +406,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     const uint8_t *p, *end;
   } pending[PENDING];
   size_t n_pending = 0, n_unknown = 0, cap_unknown = 0, i;
-  size_t hi = 0; /* plain strings' and bytes' copies, added at the end */
-  /* Plain strings and bytes need no more with the default options. */
-  const int plain = type->n_fields != 0 &&
-                    !(size->ctx.flags & (PROTOBUF_C_ITER_VALIDATE_UTF8 |
-                                         PROTOBUF_C_ITER_ALIAS_BYTES));
+  const int plain = plain_sizing(type, size);
   ptrdiff_t r;
   for (i = 0; i < 2 * (size_t)type->n_counts; i++) counts[i] = 0;
   while (p < end) {
@@ -410,14 +416,15 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     uint32_t key;
     field = p;
     if (type->n_fields == 0) goto general; /* every field is unknown */
-    if (plain) {
-      p = size_plain(type, &expect, p, end, &hi);
-      if (p == end) break;
-      field = p;
-    }
     key = key16(p, end, &v);
     fi = expect->key == key ? expect : find_key(type, key);
     if (fi == NULL) goto general;
+    if (plain && fi->op - 1u < PBCI_OP_BYTES) {
+      /* A plain field: it and those after it. */
+      expect = fi;
+      p = size_plain(type, &expect, p, end, &hi);
+      if (p != field) continue;
+    }
     p = pbci_frame_inline(v, end, key & 7, &value);
     if (p == NULL) goto general;
     if (fi->flags == PBCI_FIELD_REPEATED && fi->kind == PBCI_KIND_MESSAGE &&
@@ -501,6 +508,32 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&size->ctx, r, field, end);
+}
+
+/* Sizes one occurrence [p, end) as measure_range does. An occurrence of
+ * plain fields only, which most small messages are, takes size_plain
+ * alone; the rest go on in measure_range from where it stopped. */
+static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
+                                    const uint8_t *p, const uint8_t *end,
+                                    PbciSize *size, uint32_t depth) {
+  const PbciFieldInfo *expect = type->fields;
+  const uint8_t *q = p;
+  size_t hi = 0;
+  if (plain_sizing(type, size)) {
+    q = size_plain(type, &expect, p, end, &hi);
+    if (q == end && type->n_required == 0) {
+      const size_t lo = size->lo;
+      ptrdiff_t r = pbci_size_array(size, 1, type->size);
+      if (r == 0) r = pbci_size_bytes(size, hi);
+      if (r == 0) return 0;
+      /* Over PTRDIFF_MAX: measure_range reports it as it always does. */
+      size->lo = lo;
+      q = p;
+      expect = type->fields;
+      hi = 0;
+    }
+  }
+  return measure_range(type, counts, p, q, end, expect, hi, size, depth);
 }
 
 /* ---- merged occurrences, with scratch for everything ---- */
@@ -592,7 +625,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   size_t i;
   /* One occurrence (no merge) is the common case. */
   if (list->parent == NULL && (type->n_groups | type->n_required) < 64) {
-    return measure_range(type, counts, list->p, list->end, size, depth);
+    return measure_occurrence(type, counts, list->p, list->end, size, depth);
   }
   m.type = type;
   m.size = size;
