@@ -304,13 +304,13 @@ PBCI_INLINE const PbciFieldInfo *expect_after(const PbciMessage *type,
   return fi + 1 < type->fields + type->n_fields ? fi + 1 : fi;
 }
 
-/* Sizes the plain fields from p on, the bulk of most messages: fields with
- * an op, their usual key, found as the expected field (*expect) or by
- * number, and values that frame at once (a varint of up to 10 bytes, a
- * length of 1 byte). Adds strings' and bytes' copies to *hi; only called
- * without the options that change those (UTF-8 checks, aliased bytes).
- * Returns where the first other field starts (or end), with *expect the
- * field expected there. */
+/* Sizes the plain fields from p on, the bulk of most messages: fields whose
+ * op is PBCI_OP_VARINT to PBCI_OP_BYTES, with their usual key, found as the
+ * expected field (*expect) or by number, and values that frame at once (a
+ * varint of up to 10 bytes, a length of 1 byte). Adds strings' and bytes'
+ * copies to *hi; only called without the options that change those (UTF-8
+ * checks, aliased bytes). Returns where the first other field starts (or end),
+ * with *expect the field expected there. */
 PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
                                       const PbciFieldInfo **expect,
                                       const uint8_t *p, const uint8_t *end,
@@ -419,7 +419,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     key = key16(p, end, &v);
     fi = expect->key == key ? expect : find_key(type, key);
     if (fi == NULL) goto general;
-    if (plain && fi->op - 1u < PBCI_OP_BYTES) {
+    if (plain && fi->op >= PBCI_OP_VARINT && fi->op <= PBCI_OP_BYTES) {
       /* A plain field: it and those after it. */
       expect = fi;
       p = size_plain(type, &expect, p, end, &hi);
