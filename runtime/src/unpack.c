@@ -3,7 +3,7 @@
  * options, and failure reports. */
 #include "protobuf-c-iter/internal/decode.h"
 
-#define PBCI_KNOWN_FLAGS                                     \
+#define PBCI_KNOWN_FLAGS                                         \
   (PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 | \
    PROTOBUF_C_ITER_DISCARD_UNKNOWN)
 
@@ -84,11 +84,9 @@ ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
   size.lo = 0;
   size.hi = 0;
   r = ctx_init(&size.ctx, data, opts, status);
-  if (r == 0 && data == NULL && len != 0) r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  if (r == 0) {
-    PbciList list = pbci_list_single(data, pbci_end(data, len));
-    r = type->measure(&list, &size, 0);
-  }
+  if (r == 0 && data == NULL && len != 0)
+    r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+  if (r == 0) r = pbci_measure_top(type, data, pbci_end(data, len), &size);
   if (r == 0) r = (ptrdiff_t)(size.lo + size.hi);
   return finish(&size.ctx, r, len);
 }
@@ -154,7 +152,8 @@ ptrdiff_t pbci_fail(PbciCtx *ctx, ptrdiff_t code, const uint8_t *at,
 ptrdiff_t pbci_fail_required(PbciCtx *ctx, const uint8_t *at,
                              const uint64_t *seen, const uint32_t *numbers,
                              size_t n) {
-  ProtobufCIterStatus *st = report(ctx, PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, at);
+  ProtobufCIterStatus *st =
+      report(ctx, PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, at);
   size_t i;
   if (st == NULL) return PROTOBUF_C_ITER_ERR_MISSING_REQUIRED;
   st->message = "missing required field";

@@ -811,6 +811,12 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list,
                        PbciSize *size, uint32_t depth);
 
+/* pbci_measure for the top-level message [p, end) of unpacked_size: with
+ * scratch of its own when the type needs little, else through the type's
+ * generated sizer. */
+ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
+                           const uint8_t *end, PbciSize *size);
+
 #ifdef __cplusplus
 }
 #endif
