@@ -6,8 +6,9 @@
 set(DIR ${CMAKE_CURRENT_BINARY_DIR}/too_wide_${LABEL})
 set(PROTO too_wide_${LABEL}.proto)
 file(WRITE ${DIR}/${PROTO} "syntax = \"proto2\";\npackage bad;\nmessage W {\n")
-# Numbers 1 to 65536, past 19000-19999 (reserved by protobuf); written in
-# chunks, as appending to one long string is quadratic.
+# 65536 fields numbered from 1, skipping 19000-19999 (reserved by
+# protobuf); written in chunks, as appending to one long string is
+# quadratic.
 foreach(chunk RANGE 0 15)
   set(lines "")
   foreach(i RANGE 1 4096)

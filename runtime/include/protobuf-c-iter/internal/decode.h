@@ -124,8 +124,7 @@ typedef struct PbciFieldInfo {
                           run's PBCI_WT_LEN included) */
   uint8_t kind;        /* PBCI_KIND_* */
   uint8_t flags;       /* PBCI_FIELD_* */
-  uint8_t op;          /* PBCI_OP_*: how the sizer's loop for plain fields
-                          takes a value with the usual key */
+  uint8_t op;          /* PBCI_OP_*: how the sizer takes its values */
   uint16_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
                           PBCI_FIELD_GROUP: its group (see PbciRun) */
   uint16_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
