@@ -289,10 +289,14 @@ PBCI_INLINE uint32_t key16(const uint8_t *p, const uint8_t *end,
   return (uint32_t)p[0] | (uint32_t)p[1] << 8;
 }
 
+/* The tag (number << 3 | wire type) of a key read by key16. */
+PBCI_INLINE uint32_t key16_tag(uint32_t key) {
+  return key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
+}
+
 /* The field of `type` whose usual key is `key` (from key16), or NULL. */
 static const PbciFieldInfo *find_key(const PbciMessage *type, uint32_t key) {
-  const uint32_t tag = key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
-  const PbciFieldInfo *fi = pbci_find_field(type, tag >> 3);
+  const PbciFieldInfo *fi = pbci_find_field(type, key16_tag(key) >> 3);
   return fi != NULL && fi->key == key ? fi : NULL;
 }
 
@@ -452,7 +456,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
       continue;
     }
     /* A known field with a value framed above: to the general sizing. */
-    f.tag = key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
+    f.tag = key16_tag(key);
     f.key = field;
     f.raw = v;
     f.value = value;
