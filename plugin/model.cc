@@ -21,40 +21,51 @@ struct ScalarRule {
   const char* elem_type;
   const char* value_expr;
   int fixed_size;
+  const char* packed_kind;
 };
 
 ScalarRule RuleFor(FieldDescriptor::Type type) {
   switch (type) {
     case FieldDescriptor::TYPE_INT32:
-      return {ReadKind::kVarint, "int32_t", "(int32_t)v", 0};
+      return {ReadKind::kVarint, "int32_t", "(int32_t)v", 0,
+              "PBCI_PACKED_VARINT32"};
     case FieldDescriptor::TYPE_SINT32:
-      return {ReadKind::kVarint, "int32_t", "pbci_zigzag32((uint32_t)v)", 0};
+      return {ReadKind::kVarint, "int32_t", "pbci_zigzag32((uint32_t)v)", 0,
+              "PBCI_PACKED_SINT32"};
     case FieldDescriptor::TYPE_UINT32:
-      return {ReadKind::kVarint, "uint32_t", "(uint32_t)v", 0};
+      return {ReadKind::kVarint, "uint32_t", "(uint32_t)v", 0,
+              "PBCI_PACKED_VARINT32"};
     case FieldDescriptor::TYPE_INT64:
-      return {ReadKind::kVarint, "int64_t", "(int64_t)v", 0};
+      return {ReadKind::kVarint, "int64_t", "(int64_t)v", 0,
+              "PBCI_PACKED_VARINT64"};
     case FieldDescriptor::TYPE_SINT64:
-      return {ReadKind::kVarint, "int64_t", "pbci_zigzag64(v)", 0};
+      return {ReadKind::kVarint, "int64_t", "pbci_zigzag64(v)", 0,
+              "PBCI_PACKED_SINT64"};
     case FieldDescriptor::TYPE_UINT64:
-      return {ReadKind::kVarint, "uint64_t", "v", 0};
+      return {ReadKind::kVarint, "uint64_t", "v", 0, "PBCI_PACKED_VARINT64"};
     case FieldDescriptor::TYPE_FIXED32:
-      return {ReadKind::kFixed32, "uint32_t", "u32", 4};
+      return {ReadKind::kFixed32, "uint32_t", "u32", 4, "PBCI_PACKED_FIXED32"};
     case FieldDescriptor::TYPE_SFIXED32:
-      return {ReadKind::kFixed32, "int32_t", "(int32_t)u32", 4};
+      return {ReadKind::kFixed32, "int32_t", "(int32_t)u32", 4,
+              "PBCI_PACKED_FIXED32"};
     case FieldDescriptor::TYPE_FLOAT:
-      return {ReadKind::kFixed32, "float", "pbci_float(u32)", 4};
+      return {ReadKind::kFixed32, "float", "pbci_float(u32)", 4,
+              "PBCI_PACKED_FIXED32"};
     case FieldDescriptor::TYPE_FIXED64:
-      return {ReadKind::kFixed64, "uint64_t", "u64", 8};
+      return {ReadKind::kFixed64, "uint64_t", "u64", 8, "PBCI_PACKED_FIXED64"};
     case FieldDescriptor::TYPE_SFIXED64:
-      return {ReadKind::kFixed64, "int64_t", "(int64_t)u64", 8};
+      return {ReadKind::kFixed64, "int64_t", "(int64_t)u64", 8,
+              "PBCI_PACKED_FIXED64"};
     case FieldDescriptor::TYPE_DOUBLE:
-      return {ReadKind::kFixed64, "double", "pbci_double(u64)", 8};
+      return {ReadKind::kFixed64, "double", "pbci_double(u64)", 8,
+              "PBCI_PACKED_FIXED64"};
     case FieldDescriptor::TYPE_BOOL:
-      return {ReadKind::kBool, "protobuf_c_boolean", "b", 0};
+      return {ReadKind::kBool, "protobuf_c_boolean", "b", 0,
+              "PBCI_PACKED_BOOL"};
     case FieldDescriptor::TYPE_BYTES:
-      return {ReadKind::kBytes, "ProtobufCBinaryData", "", 0};
+      return {ReadKind::kBytes, "ProtobufCBinaryData", "", 0, ""};
     default:  // enum, string and message are resolved by the caller
-      return {ReadKind::kVarint, "", "", 0};
+      return {ReadKind::kVarint, "", "", 0, ""};
   }
 }
 
@@ -95,10 +106,12 @@ FieldModel BuildField(const FieldDescriptor* field) {
   f.elem_type = rule.elem_type;
   f.value_expr = rule.value_expr;
   f.fixed_size = rule.fixed_size;
+  f.packed_kind = rule.packed_kind;
   switch (field->type()) {
     case FieldDescriptor::TYPE_ENUM:
       f.elem_type = EnumTypeName(field->enum_type());
       f.value_expr = "(" + f.elem_type + ")(int32_t)v";
+      f.packed_kind = "PBCI_PACKED_VARINT32";
       break;
     case FieldDescriptor::TYPE_STRING:
       if (ReadStringAsBytes(field)) {
@@ -215,8 +228,8 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
                        : m.n_groups > 0xffff      ? "message fields and oneofs"
                                                   : nullptr;
     if (what != nullptr) {
-      *error = file->name() + ": " + m.full_name + " has more than 65535 " +
-               what;
+      *error =
+          file->name() + ": " + m.full_name + " has more than 65535 " + what;
       return false;
     }
   }

@@ -20,7 +20,7 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"sub_struct", f.sub_struct},
               {"sub_lower", f.sub_lower},
               {"sub_init", f.sub_init},
-              {"fixed_size", std::to_string(f.fixed_size)},
+              {"packed_kind", f.packed_kind},
               {"required_set", RequiredSet(f)},
               {"lower", m.lower},
               {"struct", m.struct_name},
@@ -70,7 +70,8 @@ std::string RequiredSet(const FieldModel& f) {
          "] |= UINT64_C(1) << " + std::to_string(f.required_bit % 64) + ";";
 }
 
-void PrintRequiredTable(const MessageModel& m, google::protobuf::io::Printer* p) {
+void PrintRequiredTable(const MessageModel& m,
+                        google::protobuf::io::Printer* p) {
   if (m.n_required_bits == 0) return;
   std::vector<int> numbers(m.n_required_bits);
   for (const FieldModel& f : m.fields) {

@@ -16,7 +16,8 @@ using Vars = std::map<std::string, std::string>;
 
 // The variables every field template may use: $number$, $comment$,
 // $member$, $has$, $count$, $elem$, $value$, $case_member$, $case_value$,
-// $sub_struct$, $sub_lower$, $sub_init$, plus the message's $lower$,
+// $sub_struct$, $sub_lower$, $sub_init$, $packed_kind$, $array_elem$,
+// $cap$, $required_set$, plus the message's $lower$,
 // $struct$ and $base$.
 Vars FieldVars(const MessageModel& m, const FieldModel& f);
 

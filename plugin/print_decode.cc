@@ -15,25 +15,19 @@ bool Any(const MessageModel& m, bool (*pred)(const FieldModel&)) {
   return false;
 }
 
-// "p = pbci_read_varint(p, end, &v);" for the field's scalar kind, reading
-// up to `bound`; `wire_type` is the bool's wire type expression.
-std::string ReadScalar(const FieldModel& f, const std::string& bound,
-                       const std::string& wire_type) {
+// "p = pbci_read_varint(p, end, &v);" for the field's scalar kind; a bool
+// passes its key's wire type.
+std::string ReadScalar(const FieldModel& f) {
   switch (f.read) {
     case ReadKind::kVarint:
-      return "p = pbci_read_varint(p, " + bound + ", &v);";
+      return "p = pbci_read_varint(p, end, &v);";
     case ReadKind::kFixed32:
-      return "p = pbci_read_fixed32(p, " + bound + ", &u32);";
+      return "p = pbci_read_fixed32(p, end, &u32);";
     case ReadKind::kFixed64:
-      return "p = pbci_read_fixed64(p, " + bound + ", &u64);";
+      return "p = pbci_read_fixed64(p, end, &u64);";
     default:
-      return "p = pbci_read_bool(p, " + bound + ", " + wire_type + ", &b);";
+      return "p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);";
   }
-}
-
-bool IsScalar(const FieldModel& f) {
-  return f.read != ReadKind::kString && f.read != ReadKind::kBytes &&
-         f.read != ReadKind::kMessage;
 }
 
 void PrintLabels(const FieldModel& f, Vars vars, Printer* p) {
@@ -64,7 +58,8 @@ void PrintNext(const FieldModel& f, Printer* p) {
       p->Print(vars, "      if (p < end && p[0] == $b0$) {\n");
     } else {
       vars["b1"] = Hex(next.key[1]);
-      p->Print(vars, "      if (end - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
+      p->Print(vars,
+               "      if (end - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
@@ -103,23 +98,21 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   PrintLabels(f, vars, p);
   switch (f.read) {
     case ReadKind::kString:
-      PrintReadLen(p);
-      p->Print(vars,
-               R"(      msg->$member$ = pbci_copy_string(arena, p, value_end, &r);
-      if (msg->$member$ == NULL) goto fail;
+      p->Print(vars, R"(      {
+        PbciString s = pbci_take_string(arena, p, end, &r);
+        if (s.next == NULL) goto fail;
+        msg->$member$ = s.s;
+        p = s.next;
+      }
 )");
       PrintSingularMarks(f, vars, p);
-      p->Print("      p = value_end;\n");
       break;
     case ReadKind::kBytes:
-      PrintReadLen(p);
-      p->Print(
-          vars,
-          R"(      r = pbci_copy_bytes(arena, &msg->$member$, p, value_end);
-      if (r < 0) goto fail;
+      p->Print(vars,
+               R"(      p = pbci_take_bytes(arena, &msg->$member$, p, end, &r);
+      if (p == NULL) goto fail;
 )");
       PrintSingularMarks(f, vars, p);
-      p->Print("      p = value_end;\n");
       break;
     case ReadKind::kMessage:
       vars["fresh"] = f.case_member.empty()
@@ -127,9 +120,8 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
                           : "msg->" + f.case_member + " != " + f.case_value +
                                 " || msg->" + f.member + " == NULL";
       PrintReadLen(p);
-      p->Print(
-          vars,
-          R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
+      p->Print(vars,
+               R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       if ($fresh$) {
         /* The first occurrence; later ones merge into it. */
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
@@ -143,7 +135,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       p->Print("      p = value_end;\n");
       break;
     default:
-      vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
+      vars["read"] = ReadScalar(f);
       p->Print(vars, R"(      $read$
       if (p == NULL) goto malformed;
       msg->$member$ = $value$;
@@ -159,30 +151,26 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   PrintGrowRun(p, vars);
   switch (f.read) {
     case ReadKind::kString:
-      PrintReadLen(p);
-      p->Print(
-          vars,
-          R"(      msg->$member$[msg->$count$] = pbci_copy_string(arena, p, value_end, &r);
-      if (msg->$member$[msg->$count$] == NULL) goto fail;
-      msg->$count$++;
-      p = value_end;
+      p->Print(vars, R"(      {
+        PbciString s = pbci_take_string(arena, p, end, &r);
+        if (s.next == NULL) goto fail;
+        msg->$member$[msg->$count$++] = s.s;
+        p = s.next;
+      }
 )");
       break;
     case ReadKind::kBytes:
-      PrintReadLen(p);
       p->Print(
           vars,
-          R"(      r = pbci_copy_bytes(arena, &msg->$member$[msg->$count$], p, value_end);
-      if (r < 0) goto fail;
+          R"(      p = pbci_take_bytes(arena, &msg->$member$[msg->$count$], p, end, &r);
+      if (p == NULL) goto fail;
       msg->$count$++;
-      p = value_end;
 )");
       break;
     case ReadKind::kMessage:
       PrintReadLen(p);
-      p->Print(
-          vars,
-          R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
+      p->Print(vars,
+               R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       {
         $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
         if (sub == NULL) goto no_memory;
@@ -195,7 +183,7 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
 )");
       break;
     default:
-      vars["read"] = ReadScalar(f, "end", "(uint32_t)(tag & 7)");
+      vars["read"] = ReadScalar(f);
       p->Print(vars, R"(      $read$
       if (p == NULL) goto malformed;
       msg->$member$[msg->$count$++] = $value$;
@@ -204,73 +192,24 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   }
   PrintNext(f, p);
   if (!f.packable) return;
-  vars["read"] = ReadScalar(f, "value_end", "PBCI_WT_VARINT");
   p->Print(vars,
            "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
            "run */\n");
-  if (!f.packed_label.empty()) p->Print("    $label$:\n", "label", f.packed_label);
+  if (!f.packed_label.empty())
+    p->Print("    $label$:\n", "label", f.packed_label);
   PrintReadLen(p);
-  // The run's elements, counted before anything is stored: a full array
-  // grows for all of them (see "arrays" in the runtime's decode.h).
-  vars["counter"] = f.fixed_size == 0
-                        ? std::string("pbci_count_varints(p, value_end)")
-                        : "pbci_count_fixed(p, value_end, " +
-                              std::to_string(f.fixed_size) + ")";
+  // One runtime call per run: it counts the run, grows a full array for
+  // all of it (see "arrays" in the runtime's decode.h) and converts.
   p->Print(vars, R"(      {
-        size_t n = $counter$;
-        if (n == (size_t)-1) goto malformed;
-        if (n > $cap$ - msg->$count$) {
-          msg->$member$ = pbci_grow_to(arena, msg->$member$, msg->$count$, &$cap$,
-              msg->$count$ + n, sizeof *msg->$member$);
-          if (msg->$member$ == NULL) goto no_memory;
+        PbciAppend run = pbci_append_packed(arena, msg->$member$, &msg->$count$,
+            &$cap$, p, value_end, $packed_kind$);
+        if (run.err < 0) {
+          r = run.err;
+          goto fail;
         }
-      }
-)");
-  if (f.fixed_size != 0) {
-    // Little-endian wire values: one copy for the run where the host
-    // matches (the runtime decides).
-    vars["size"] = std::to_string(f.fixed_size);
-    p->Print(vars, R"(      {
-        size_t n = pbci_read_fixed_run(msg->$member$, msg->$count$, $size$, p, value_end);
-        if (n == (size_t)-1) goto malformed;
-        msg->$count$ += n;
+        msg->$member$ = run.array;
       }
       p = value_end;
-)");
-    PrintNext(f, p);
-    return;
-  }
-  // The array end in a local: stores through `out` cannot change it. An
-  // empty run may find no array at all (NULL + 0 is undefined in C).
-  // Varints: counting checked that each ends inside the run, so they are
-  // read without bounds checks, and eight one-byte varints (small values,
-  // the usual case) are taken at once, each value being its byte.
-  p->Print(vars, R"(      if (p < value_end) {
-        $array_elem$ *out = msg->$member$ + msg->$count$;
-        do {
-)");
-  if (f.read == ReadKind::kVarint) {
-    p->Print(vars, R"(          if (pbci_eight_one_byte_varints(p, value_end)) {
-            unsigned i;
-            for (i = 0; i < 8; i++) {
-              v = p[i];
-              out[i] = $value$;
-            }
-            p += 8;
-            out += 8;
-            continue;
-          }
-          p = pbci_read_counted_varint(p, value_end, &v);
-)");
-  } else {
-    p->Print(vars, R"(          $read$
-          if (p == NULL) goto malformed;
-)");
-  }
-  p->Print(vars, R"(          *out++ = $value$;
-        } while (p < value_end);
-        msg->$count$ = (size_t)(out - msg->$member$);
-      }
 )");
   PrintNext(f, p);
 }
@@ -305,7 +244,9 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kBool; })) {
     p->Print("  protobuf_c_boolean b;\n");
   }
-  if (Any(m, [](const FieldModel& f) { return !IsScalar(f) || f.packable; })) {
+  if (Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kMessage || f.packable;
+      })) {
     p->Print("  const uint8_t *value_end;\n");
   }
   if (m.n_required_bits > 0) {
@@ -319,8 +260,7 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
       p->Print("  size_t $cap$ = msg->$count$; /* capacity of $member$ */\n",
-               "cap", f.cap_local, "count", f.count_member, "member",
-               f.member);
+               "cap", f.cap_local, "count", f.count_member, "member", f.member);
     }
   }
   p->Print(
@@ -347,11 +287,12 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
       if (pbci_find_field(&$lower$__iter_message, tag >> 3) != NULL) goto malformed;
 )",
            "lower", m.lower);
-  p->Print(R"(      p = pbci_store_unknown(arena, &msg->$base$, &unknown_cap, field, end, &r);
+  p->Print(
+      R"(      p = pbci_store_unknown(arena, &msg->$base$, &unknown_cap, field, end, &r);
       if (p == NULL) goto fail;
       break;
 )",
-           "base", m.base_member);
+      "base", m.base_member);
   p->Outdent();
   p->Print(R"(    }
   }
@@ -367,8 +308,9 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   }
   // Arrays and sub-messages allocate from the low end; strings and unknown
   // fields report their own failures.
-  if (m.n_counts > 0 ||
-      Any(m, [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+  if (m.n_counts > 0 || Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kMessage;
+      })) {
     p->Print(R"(no_memory:
   r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
   goto fail;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace {
@@ -77,7 +78,8 @@ namespace {
 // The reference: one byte at a time, bits beyond 64 dropped.
 uint64_t ReferenceVarint(const std::vector<uint8_t>& bytes) {
   uint64_t v = 0;
-  for (size_t i = 0; i < bytes.size(); i++) v |= static_cast<uint64_t>(bytes[i] & 0x7f) << (7 * i);
+  for (size_t i = 0; i < bytes.size(); i++)
+    v |= static_cast<uint64_t>(bytes[i] & 0x7f) << (7 * i);
   return v;
 }
 
@@ -94,7 +96,8 @@ TEST(Runtime, VarintReadersAgreeWithTheReference) {
     const size_t len = 1 + state % 10;
     std::vector<uint8_t> bytes(len);
     for (size_t i = 0; i < len; i++) {
-      bytes[i] = static_cast<uint8_t>((state >> (i * 6)) & 0x7f) | (i + 1 < len ? 0x80 : 0);
+      bytes[i] = static_cast<uint8_t>((state >> (i * 6)) & 0x7f) |
+                 (i + 1 < len ? 0x80 : 0);
     }
     const uint64_t want = ReferenceVarint(bytes);
     for (size_t trailing : {0, 1, 9}) {
@@ -106,13 +109,231 @@ TEST(Runtime, VarintReadersAgreeWithTheReference) {
       ASSERT_EQ(v, want) << len;
       v = ~want;
       // As inside a counted packed run ending right after the varint.
-      ASSERT_EQ(pbci_read_counted_varint(in.data(), in.data() + len, &v), in.data() + len);
+      ASSERT_EQ(pbci_read_counted_varint(in.data(), in.data() + len, &v),
+                in.data() + len);
       ASSERT_EQ(v, want) << len;
       v = ~want;
       ASSERT_EQ(pbci_read_counted_varint(in.data(), end, &v), in.data() + len);
       ASSERT_EQ(v, want) << len;
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// A value's wire form: its length prefix (a varint), then its bytes.
+std::vector<uint8_t> LengthPrefixed(const std::vector<uint8_t>& value) {
+  std::vector<uint8_t> wire;
+  size_t n = value.size();
+  do {
+    wire.push_back(static_cast<uint8_t>((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+    n >>= 7;
+  } while (n != 0);
+  wire.insert(wire.end(), value.begin(), value.end());
+  return wire;
+}
+
+// An arena over `buf` holding exactly `size` bytes, no options.
+PbciArena ArenaOf(std::vector<unsigned char>* buf, size_t size) {
+  PbciArena a = {};
+  buf->assign(size + 16, 0xee);  // 0xee past the end: must stay untouched
+  EXPECT_EQ(pbci_arena_init(&a, nullptr, 0, buf->data(), size), 0);
+  return a;
+}
+
+// The short-string path (one-byte length, up to 32 bytes, copied as
+// overlapping words) and the general one (longer values, two-byte lengths)
+// must copy every length exactly, take n + 1 bytes from the top and refuse a
+// buffer one byte short without touching it.
+TEST(Runtime, TakeStringCopiesEveryLengthAndItsNul) {
+  for (size_t n = 0; n < 300; n++) {
+    std::vector<uint8_t> value(n);
+    for (size_t i = 0; i < n; i++)
+      value[i] = static_cast<uint8_t>('a' + i % 26);
+    const std::vector<uint8_t> wire = LengthPrefixed(value);
+    const uint8_t* end = wire.data() + wire.size();
+    std::vector<unsigned char> buf;
+    PbciArena a = ArenaOf(&buf, n + 1);
+    ptrdiff_t err = 0;
+    PbciString s = pbci_take_string(&a, wire.data(), end, &err);
+    ASSERT_EQ(s.next, end) << n;
+    ASSERT_EQ(s.s, reinterpret_cast<char*>(buf.data())) << n;
+    ASSERT_EQ(std::string(s.s), std::string(value.begin(), value.end())) << n;
+    ASSERT_EQ(buf[n + 1], 0xee) << n;
+    ASSERT_EQ(a.hi, a.lo) << n;
+
+    a = ArenaOf(&buf, n);
+    s = pbci_take_string(&a, wire.data(), end, &err);
+    ASSERT_EQ(s.next, nullptr) << n;
+    ASSERT_EQ(err, PROTOBUF_C_ITER_ERR_NO_MEMORY) << n;
+    ASSERT_EQ(a.hi, buf.data() + n) << n;
+
+    a = ArenaOf(&buf, n + 1);
+    s = pbci_take_string(&a, wire.data(), end - 1, &err);  // truncated
+    ASSERT_EQ(s.next, nullptr) << n;
+    ASSERT_EQ(err, PROTOBUF_C_ITER_ERR_MALFORMED) << n;
+  }
+}
+
+TEST(Runtime, TakeStringValidatesUtf8WhenAsked) {
+  const std::vector<uint8_t> wire = LengthPrefixed({'o', 'k', 0xc3, 0x28});
+  std::vector<unsigned char> buf;
+  PbciArena a = ArenaOf(&buf, 16);
+  ptrdiff_t err = 0;
+  EXPECT_NE(
+      pbci_take_string(&a, wire.data(), wire.data() + wire.size(), &err).next,
+      nullptr);
+  a = ArenaOf(&buf, 16);
+  a.ctx.flags = PROTOBUF_C_ITER_VALIDATE_UTF8;
+  EXPECT_EQ(
+      pbci_take_string(&a, wire.data(), wire.data() + wire.size(), &err).next,
+      nullptr);
+  EXPECT_EQ(err, PROTOBUF_C_ITER_ERR_BAD_UTF8);
+}
+
+TEST(Runtime, TakeBytesCopiesOrAliases) {
+  for (size_t n : {0, 1, 5, 17, 32, 33, 200}) {
+    const std::vector<uint8_t> value(n, 0x5a);
+    const std::vector<uint8_t> wire = LengthPrefixed(value);
+    const uint8_t* end = wire.data() + wire.size();
+    std::vector<unsigned char> buf;
+    PbciArena a = ArenaOf(&buf, n);
+    ProtobufCBinaryData bd = {7, nullptr};
+    ptrdiff_t err = 0;
+    ASSERT_EQ(pbci_take_bytes(&a, &bd, wire.data(), end, &err), end) << n;
+    ASSERT_EQ(bd.len, n);
+    ASSERT_EQ(bd.data, n == 0 ? nullptr : buf.data()) << n;
+    ASSERT_EQ(std::vector<uint8_t>(bd.data, bd.data + n), value) << n;
+    a = ArenaOf(&buf, 0);
+    a.ctx.flags = PROTOBUF_C_ITER_ALIAS_BYTES;
+    ASSERT_EQ(pbci_take_bytes(&a, &bd, wire.data(), end, &err), end) << n;
+    ASSERT_EQ(bd.data, n == 0 ? nullptr : wire.data() + wire.size() - n) << n;
+    if (n == 0) continue;
+    a = ArenaOf(&buf, n - 1);
+    ASSERT_EQ(pbci_take_bytes(&a, &bd, wire.data(), end, &err), nullptr) << n;
+    ASSERT_EQ(err, PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  }
+}
+
+// Varints of every length a packed run holds, as bytes.
+std::vector<std::vector<uint8_t>> VarintSamples() {
+  return {{0x00},
+          {0x01},
+          {0x7f},
+          {0x96, 0x01},
+          {0xff, 0xff, 0xff, 0xff, 0x0f},
+          // -2 as int32: ten bytes
+          {0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
+          // Only bits beyond 64 set: 0 as a number, true as a bool.
+          {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02},
+          {0x81, 0x80, 0x80, 0x00}};
+}
+
+// Appends `run` with `append` to an array holding `n_old` elements of T
+// (capacity n_old), and checks the elements against `convert`.
+template <typename T, typename Convert>
+void CheckPackedRun(unsigned kind,
+                    const std::vector<std::vector<uint8_t>>& values,
+                    Convert convert) {
+  std::vector<uint8_t> run;
+  for (int copy = 0; copy < 3; copy++) {  // past 8 one-byte values too
+    for (const auto& v : values) run.insert(run.end(), v.begin(), v.end());
+  }
+  for (int i = 0; i < 9; i++) run.push_back(static_cast<uint8_t>(i));
+  const size_t want_n = 3 * values.size() + 9;
+  alignas(max_align_t) unsigned char buf[4096];
+  PbciArena a;
+  ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+  T old[2] = {T(1), T(0)};
+  size_t n = 2, cap = 2;
+  PbciAppend r = pbci_append_packed(&a, old, &n, &cap, run.data(),
+                                    run.data() + run.size(), kind);
+  ASSERT_EQ(r.err, 0);
+  ASSERT_EQ(n, 2 + want_n);
+  ASSERT_GE(cap, n);
+  const T* got = static_cast<const T*>(r.array);
+  EXPECT_EQ(got[0], T(1));
+  size_t k = 2;
+  for (int copy = 0; copy < 3; copy++) {
+    for (const auto& v : values) EXPECT_EQ(got[k++], convert(v)) << k;
+  }
+  for (int i = 0; i < 9; i++) {
+    EXPECT_EQ(got[k++], convert(std::vector<uint8_t>{static_cast<uint8_t>(i)}));
+  }
+  // Failures leave the array and its count alone.
+  const uint8_t bad[] = {0x01, 0x80};  // ends inside a varint
+  r = pbci_append_packed(&a, old, &n, &cap, bad, bad + 2, kind);
+  EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(r.array, static_cast<void*>(old));
+  size_t n2 = 2, cap2 = 2;
+  PbciArena full;
+  ASSERT_EQ(pbci_arena_init(&full, nullptr, 0, buf, 8), 0);
+  r = pbci_append_packed(&full, old, &n2, &cap2, run.data(),
+                         run.data() + run.size(), kind);
+  EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(r.array, static_cast<void*>(old));
+  EXPECT_EQ(n2, 2u);
+}
+
+TEST(Runtime, PackedVarintRunsConvertLikeSingleValues) {
+  const auto values = VarintSamples();
+  auto raw = [](const std::vector<uint8_t>& v) { return ReferenceVarint(v); };
+  CheckPackedRun<int32_t>(
+      PBCI_PACKED_VARINT32, values, [&](const std::vector<uint8_t>& v) {
+        return static_cast<int32_t>(static_cast<uint32_t>(raw(v)));
+      });
+  CheckPackedRun<int32_t>(PBCI_PACKED_SINT32, values,
+                          [&](const std::vector<uint8_t>& v) {
+                            return pbci_zigzag32(static_cast<uint32_t>(raw(v)));
+                          });
+  CheckPackedRun<uint64_t>(PBCI_PACKED_VARINT64, values, raw);
+  CheckPackedRun<int64_t>(
+      PBCI_PACKED_SINT64, values,
+      [&](const std::vector<uint8_t>& v) { return pbci_zigzag64(raw(v)); });
+  // protobuf-c 1.4.1: true when any byte has a low bit set.
+  CheckPackedRun<protobuf_c_boolean>(PBCI_PACKED_BOOL, values,
+                                     [](const std::vector<uint8_t>& v) {
+                                       protobuf_c_boolean b = 0;
+                                       for (uint8_t byte : v)
+                                         b |= (byte & 0x7f) != 0;
+                                       return b;
+                                     });
+}
+
+TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
+  const uint8_t run[] = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
+  alignas(max_align_t) unsigned char buf[64];
+  PbciArena a;
+  ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+  size_t n = 0, cap = 0;
+  PbciAppend r = pbci_append_packed(&a, nullptr, &n, &cap, run, run + 12,
+                                    PBCI_PACKED_FIXED32);
+  ASSERT_EQ(r.err, 0);
+  ASSERT_EQ(n, 3u);
+  const uint32_t* u32 = static_cast<const uint32_t*>(r.array);
+  EXPECT_EQ(u32[0], 1u);
+  EXPECT_EQ(u32[1], 0xffffffffu);
+  EXPECT_EQ(u32[2], 2u);
+  size_t n64 = 0, cap64 = 0;
+  r = pbci_append_packed(&a, nullptr, &n64, &cap64, run, run + 8,
+                         PBCI_PACKED_FIXED64);
+  ASSERT_EQ(r.err, 0);
+  ASSERT_EQ(n64, 1u);
+  EXPECT_EQ(static_cast<const uint64_t*>(r.array)[0], 0xffffffff00000001u);
+  // Not a whole number of values.
+  r = pbci_append_packed(&a, r.array, &n64, &cap64, run, run + 12,
+                         PBCI_PACKED_FIXED64);
+  EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(n64, 1u);
+  // An empty run with no array yet: still no array, no arithmetic on NULL.
+  size_t n0 = 0, cap0 = 0;
+  r = pbci_append_packed(&a, nullptr, &n0, &cap0, run, run,
+                         PBCI_PACKED_FIXED32);
+  EXPECT_EQ(r.err, 0);
+  EXPECT_EQ(r.array, nullptr);
+  EXPECT_EQ(n0, 0u);
 }
 
 }  // namespace

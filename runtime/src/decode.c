@@ -52,6 +52,15 @@ PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end) {
   PbciSpan r = {NULL, NULL};
   uint64_t len = 0;
   unsigned i;
+  /* 128 to 16383 bytes: sub-messages, long strings. */
+  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+    size_t n = (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
+    if ((size_t)(end - p - 2) >= n) {
+      r.p = p + 2;
+      r.end = p + 2 + n;
+    }
+    return r;
+  }
   for (i = 0; i < 5; i++) {
     if (p + i >= end) return r;
     len |= (uint64_t)(p[i] & 0x7f) << (7 * i);
@@ -161,7 +170,8 @@ ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
   }
   /* The decoder reads data twice (array sizes are counted ahead): writing
    * into it while decoding would break the counts. */
-  if (len != 0 && buf_size != 0 && (uintptr_t)data < (uintptr_t)buf + buf_size &&
+  if (len != 0 && buf_size != 0 &&
+      (uintptr_t)data < (uintptr_t)buf + buf_size &&
       (uintptr_t)buf < (uintptr_t)data + len) {
     return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   }
@@ -237,6 +247,254 @@ void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
                     const uint8_t *key_end, const uint8_t *end) {
   return pbci_grow_to(a, array, n, cap, n + pbci_count_run(key, key_end, end),
                       elem_size);
+}
+
+/* ---- packed runs ---- */
+
+/* Stores one varint of a packed run at `out` as `kind` converts it; returns
+ * the next element. Through memcpy: the array's elements are of the
+ * field's type (an enum, say), not the conversion's. */
+PBCI_INLINE unsigned char *store_varint(unsigned char *out, uint64_t v,
+                                        unsigned kind) {
+  int32_t i32;
+  int64_t i64;
+  switch (kind) {
+    case PBCI_PACKED_VARINT32:
+      i32 = (int32_t)(uint32_t)v;
+      memcpy(out, &i32, 4);
+      return out + 4;
+    case PBCI_PACKED_SINT32:
+      i32 = pbci_zigzag32((uint32_t)v);
+      memcpy(out, &i32, 4);
+      return out + 4;
+    case PBCI_PACKED_SINT64:
+      i64 = pbci_zigzag64(v);
+      memcpy(out, &i64, 8);
+      return out + 8;
+    default: /* PBCI_PACKED_VARINT64 */
+      memcpy(out, &v, 8);
+      return out + 8;
+  }
+}
+
+/* The values of a counted run [p, end) stored from `out` on. Varints:
+ * eight one-byte varints (small values, the usual case) at once, each value
+ * being its byte, others without bounds checks (counting checked that each
+ * ends inside the run). Bools: as pbci_read_bool reads them, which cannot
+ * fail on a counted run. Fixed-width values: on a little-endian host the
+ * wire bytes are the array's bytes. */
+PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
+                           const uint8_t *end, unsigned kind) {
+  uint64_t v;
+  unsigned i;
+  if (kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64) {
+    if (PBCI_LITTLE_ENDIAN) {
+      memcpy(out, p, (size_t)(end - p));
+      return;
+    }
+    for (; p < end; p += kind == PBCI_PACKED_FIXED32 ? 4 : 8) {
+      if (kind == PBCI_PACKED_FIXED32) {
+        uint32_t u32;
+        pbci_read_fixed32(p, end, &u32);
+        memcpy(out, &u32, 4);
+        out += 4;
+      } else {
+        pbci_read_fixed64(p, end, &v);
+        memcpy(out, &v, 8);
+        out += 8;
+      }
+    }
+    return;
+  }
+  if (kind == PBCI_PACKED_BOOL) {
+    protobuf_c_boolean b;
+    while (p < end) {
+      p = pbci_read_bool(p, end, PBCI_WT_VARINT, &b);
+      memcpy(out, &b, sizeof b);
+      out += sizeof b;
+    }
+    return;
+  }
+  while (p < end) {
+    if (pbci_eight_one_byte_varints(p, end)) {
+      for (i = 0; i < 8; i++) out = store_varint(out, p[i], kind);
+      p += 8;
+      continue;
+    }
+    p = pbci_read_counted_varint(p, end, &v);
+    out = store_varint(out, v, kind);
+  }
+}
+
+/* The body of pbci_append_packed for a constant kind. */
+PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
+                                     size_t *cap, const uint8_t *p,
+                                     const uint8_t *end, unsigned kind) {
+  const size_t size = kind == PBCI_PACKED_VARINT64 ||
+                              kind == PBCI_PACKED_SINT64 ||
+                              kind == PBCI_PACKED_FIXED64
+                          ? 8
+                      : kind == PBCI_PACKED_BOOL ? sizeof(protobuf_c_boolean)
+                                                 : 4;
+  const size_t count =
+      kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
+          ? pbci_count_fixed(p, end, size)
+          : pbci_count_varints(p, end);
+  PbciAppend r = {array, 0};
+  if (count == (size_t)-1) {
+    r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return r;
+  }
+  /* An empty run may find no array at all (NULL + 0 is undefined in C). */
+  if (count == 0) return r;
+  if (count > *cap - *n) {
+    void *grown = pbci_grow_to(a, array, *n, cap, *n + count, size);
+    if (grown == NULL) {
+      r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      return r;
+    }
+    r.array = grown;
+  }
+  store_run((unsigned char *)r.array + *n * size, p, end, kind);
+  *n += count;
+  return r;
+}
+
+PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
+                              const uint8_t *p, const uint8_t *end,
+                              unsigned kind) {
+  /* One copy of the loop per kind: the dispatch costs once per run. */
+  switch (kind) {
+    case PBCI_PACKED_VARINT32:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_VARINT32);
+    case PBCI_PACKED_SINT32:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_SINT32);
+    case PBCI_PACKED_VARINT64:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_VARINT64);
+    case PBCI_PACKED_SINT64:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_SINT64);
+    case PBCI_PACKED_BOOL:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_BOOL);
+    case PBCI_PACKED_FIXED32:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_FIXED32);
+    default:
+      return append_packed(a, array, n, cap, p, end, PBCI_PACKED_FIXED64);
+  }
+}
+
+/* ---- strings and bytes ---- */
+
+/* memcpy for the short strings most messages hold: up to 32 bytes as two
+ * overlapping fixed-size copies (no call, no length dispatch). */
+PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
+  if (n > 16) {
+    uint64_t w[4];
+    memcpy(w, src, 16);
+    memcpy(w + 2, src + n - 16, 16);
+    memcpy(d, w, 16);
+    memcpy(d + n - 16, w + 2, 16);
+  } else if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, src, 8);
+    memcpy(&tail, src + n - 8, 8);
+    memcpy(d, &head, 8);
+    memcpy(d + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, src, 4);
+    memcpy(&tail, src + n - 4, 4);
+    memcpy(d, &head, 4);
+    memcpy(d + n - 4, &tail, 4);
+  } else if (n > 0) {
+    d[0] = src[0];
+    d[n / 2] = src[n / 2];
+    d[n - 1] = src[n - 1];
+  }
+}
+
+/* The longest value copy_short copies. */
+#define SHORT_COPY 32u
+
+/* Everything pbci_take_string's fast path leaves out: long lengths and
+ * values, UTF-8 validation, failures. */
+static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
+                                                 const uint8_t *end,
+                                                 ptrdiff_t *err) {
+  PbciString r = {NULL, NULL};
+  const uint8_t *value_end;
+  size_t n;
+  p = pbci_read_len(p, end, &value_end);
+  if (p == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return r;
+  }
+  n = (size_t)(value_end - p);
+  if ((a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) &&
+      !pbci_utf8_valid(p, n)) {
+    *err = PROTOBUF_C_ITER_ERR_BAD_UTF8;
+    return r;
+  }
+  r.s = (char *)pbci_alloc_bytes(a, n + 1);
+  if (r.s == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return r;
+  }
+  if (n != 0) memcpy(r.s, p, n);
+  r.s[n] = '\0';
+  r.next = value_end;
+  return r;
+}
+
+PbciString pbci_take_string(PbciArena *a, const uint8_t *p, const uint8_t *end,
+                            ptrdiff_t *err) {
+  /* The usual string: a one-byte length, a short value, room in the
+   * buffer, no validation. No calls, so no registers to save. */
+  if (p < end && *p <= SHORT_COPY && (size_t)(end - p - 1) >= *p &&
+      (size_t)(a->hi - a->lo) > *p &&
+      !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
+    PbciString r;
+    size_t n = *p;
+    a->hi -= n + 1;
+    r.s = (char *)a->hi;
+    copy_short(a->hi, p + 1, n);
+    r.s[n] = '\0';
+    r.next = p + 1 + n;
+    return r;
+  }
+  return take_string_slow(a, p, end, err);
+}
+
+const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
+                               const uint8_t *p, const uint8_t *end,
+                               ptrdiff_t *err) {
+  const uint8_t *value_end;
+  size_t n;
+  unsigned char *d = NULL;
+  p = pbci_read_len(p, end, &value_end);
+  if (p == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return NULL;
+  }
+  n = (size_t)(value_end - p);
+  if (n != 0) {
+    if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
+      d = (unsigned char *)(uintptr_t)p; /* the caller's, never written */
+    } else {
+      d = pbci_alloc_bytes(a, n);
+      if (d == NULL) {
+        *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+        return NULL;
+      }
+      if (n <= SHORT_COPY) {
+        copy_short(d, p, n);
+      } else {
+        memcpy(d, p, n);
+      }
+    }
+  }
+  bd->len = n;
+  bd->data = d;
+  return value_end;
 }
 
 const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,

@@ -139,19 +139,13 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
  * have fewer. */
 #define LOCAL_COUNTS 8
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 /* Sizes one occurrence [p, end) of a sub-message into a new instance:
  * directly when its scratch is small, else through its generated sizer,
  * which provides it. Not inlined, so that only this frame holds the
  * scratch. */
-static NOINLINE ptrdiff_t measure_one(const PbciMessage *type, const uint8_t *p,
-                                      const uint8_t *end, PbciSize *size,
-                                      uint32_t depth) {
+static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
+                                           const uint8_t *p, const uint8_t *end,
+                                           PbciSize *size, uint32_t depth) {
   size_t counts[2 * LOCAL_COUNTS];
   PbciList one;
   if (type->n_counts <= LOCAL_COUNTS &&

@@ -52,7 +52,6 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
-  const uint8_t *value_end;
   (void)depth;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
@@ -88,11 +87,12 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* string s = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) goto malformed;
-        msg->s = pbci_copy_string(arena, p, value_end, &r);
-        if (msg->s == NULL) goto fail;
-        p = value_end;
+        {
+          PbciString s = pbci_take_string(arena, p, end, &r);
+          if (s.next == NULL) goto fail;
+          msg->s = s.s;
+          p = s.next;
+        }
         break;
       default:
         /* A field of this message with a wire type it does not take. */

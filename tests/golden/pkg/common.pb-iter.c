@@ -55,7 +55,6 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
-  const uint8_t *value_end;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
@@ -94,11 +93,12 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional string label = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
-        if (p == NULL) goto malformed;
-        msg->label = pbci_copy_string(arena, p, value_end, &r);
-        if (msg->label == NULL) goto fail;
-        p = value_end;
+        {
+          PbciString s = pbci_take_string(arena, p, end, &r);
+          if (s.next == NULL) goto fail;
+          msg->label = s.s;
+          p = s.next;
+        }
         break;
       default:
         /* A field of this message with a wire type it does not take. */

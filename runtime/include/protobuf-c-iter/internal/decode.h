@@ -34,6 +34,14 @@ extern "C" {
 #define PBCI_INLINE static inline
 #endif
 
+/* Kept out of line: a slow path whose inlining would make its caller's fast
+ * path save registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PBCI_NOINLINE __attribute__((noinline))
+#else
+#define PBCI_NOINLINE
+#endif
+
 /* Whether the host stores integers little-endian, as the wire does. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -387,20 +395,14 @@ PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
 }
 
 /* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
- * in [p, end): returns the first value byte and sets *value_end. */
+ * in [p, end): returns the first value byte and sets *value_end. Inline
+ * for lengths below 128 only: a longer value (a sub-message, say) costs far
+ * more than the call, and every sub-message field carries this code. */
 PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
                                            const uint8_t **value_end) {
   if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p) {
     *value_end = p + 1 + *p;
     return p + 1;
-  }
-  /* 128 to 16383 bytes: sub-messages, long strings. */
-  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    size_t n = (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
-    if ((size_t)(end - p - 2) >= n) {
-      *value_end = p + 2 + n;
-      return p + 2;
-    }
   }
   {
     PbciSpan r = pbci_read_len_slow(p, end);
@@ -426,38 +428,6 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
        (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
        (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
   return p + 8;
-}
-
-/* A packed run of fixed-width values, [p, end): appends its (end - p) / size
- * values (size 4: uint32_t, int32_t or float; 8: uint64_t, int64_t or
- * double) to `array`, which holds n_old of them, and returns their number,
- * or (size_t)-1 when the run's length is not a multiple of `size`. On a
- * little-endian host the wire bytes are the array's bytes: one memcpy.
- * Called with a constant size, which inlining folds. */
-
-PBCI_INLINE size_t pbci_read_fixed_run(void *array, size_t n_old, size_t size,
-                                       const uint8_t *p, const uint8_t *end) {
-  size_t len = (size_t)(end - p), i;
-  unsigned char *dst;
-  if (len % size != 0) return (size_t)-1;
-  if (len == 0) return 0; /* the array may be NULL: no arithmetic on it */
-  dst = (unsigned char *)array + n_old * size;
-  if (PBCI_LITTLE_ENDIAN) {
-    memcpy(dst, p, len);
-    return len / size;
-  }
-  for (i = 0; i < len; i += size) {
-    if (size == 4) {
-      uint32_t v;
-      pbci_read_fixed32(p + i, end, &v);
-      memcpy(dst + i, &v, 4);
-    } else {
-      uint64_t v;
-      pbci_read_fixed64(p + i, end, &v);
-      memcpy(dst + i, &v, 8);
-    }
-  }
-  return len / size;
 }
 
 /* ---- converting raw values ---- */
@@ -648,76 +618,33 @@ void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
 
-/* memcpy for the short strings most messages hold: up to 16 bytes as two
- * overlapping fixed-size copies, inline (no call, no length dispatch). */
-PBCI_INLINE void pbci_copy(void *dst, const uint8_t *src, size_t n) {
-  unsigned char *d = (unsigned char *)dst;
-  if (n >= 8 && n <= 16) {
-    uint64_t head, tail;
-    memcpy(&head, src, 8);
-    memcpy(&tail, src + n - 8, 8);
-    memcpy(d, &head, 8);
-    memcpy(d + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t head, tail;
-    memcpy(&head, src, 4);
-    memcpy(&tail, src + n - 4, 4);
-    memcpy(d, &head, 4);
-    memcpy(d + n - 4, &tail, 4);
-  } else if (n > 0 && n < 4) {
-    d[0] = src[0];
-    d[n / 2] = src[n / 2];
-    d[n - 1] = src[n - 1];
-  } else if (n > 16) {
-    memcpy(d, src, n);
-  }
-}
+/* What appending a packed run leaves: the array, which moves when it
+ * grows, and 0 or an error code. */
+typedef struct PbciAppend {
+  void *array;
+  ptrdiff_t err;
+} PbciAppend;
 
-/* Whether [p, p + n) is well-formed UTF-8 (RFC 3629). */
-int pbci_utf8_valid(const uint8_t *p, size_t n);
+/* How pbci_append_packed converts a packed run's values. */
+#define PBCI_PACKED_VARINT32 0u /* int32, uint32, enum: the low 32 bits
+                                   (protoc-c makes enums int-sized) */
+#define PBCI_PACKED_SINT32 1u   /* sint32: zigzag of the low 32 bits */
+#define PBCI_PACKED_VARINT64 2u /* int64, uint64 */
+#define PBCI_PACKED_SINT64 3u   /* sint64: zigzag */
+#define PBCI_PACKED_BOOL 4u     /* protobuf_c_boolean, as pbci_read_bool */
+#define PBCI_PACKED_FIXED32 5u  /* fixed32, sfixed32, float: wire bytes */
+#define PBCI_PACKED_FIXED64 6u  /* fixed64, sfixed64, double: wire bytes */
 
-/* A copy of [p, end) with a terminating NUL, validated when the options
- * ask; NULL with *err set to PROTOBUF_C_ITER_ERR_NO_MEMORY or
- * PROTOBUF_C_ITER_ERR_BAD_UTF8 on failure. (Returned rather than stored:
- * members are `char *` or, with const_strings, `const char *`.) */
-PBCI_INLINE char *pbci_copy_string(PbciArena *a, const uint8_t *p,
-                                     const uint8_t *end, ptrdiff_t *err) {
-  size_t n = (size_t)(end - p);
-  char *s;
-  if ((a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
-    *err = PROTOBUF_C_ITER_ERR_BAD_UTF8;
-    return NULL;
-  }
-  s = (char *)pbci_alloc_bytes(a, n + 1);
-  if (s == NULL) {
-    *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-    return NULL;
-  }
-  pbci_copy(s, p, n);
-  s[n] = '\0';
-  return s;
-}
-
-/* Sets *bd to [p, end): a copy, or with PROTOBUF_C_ITER_ALIAS_BYTES the
- * input itself; {0, NULL} when empty. Returns 0, or
- * PROTOBUF_C_ITER_ERR_NO_MEMORY. */
-PBCI_INLINE ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
-                                        const uint8_t *p, const uint8_t *end) {
-  size_t n = (size_t)(end - p);
-  unsigned char *d = NULL;
-  if (n != 0) {
-    if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
-      d = (unsigned char *)(uintptr_t)p; /* the caller's, never written */
-    } else {
-      d = pbci_alloc_bytes(a, n);
-      if (d == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      pbci_copy(d, p, n);
-    }
-  }
-  bd->len = n;
-  bd->data = d;
-  return 0;
-}
+/* Appends the packed run [p, end) of a repeated field to `array` (*n
+ * elements, capacity *cap), converted as `kind` (PBCI_PACKED_*) says:
+ * counts the run, grows a full array for all of it (see "arrays" above),
+ * then stores each value. On failure the array comes back unchanged with
+ * err PROTOBUF_C_ITER_ERR_MALFORMED or PROTOBUF_C_ITER_ERR_NO_MEMORY, and
+ * *n is unchanged. Out of line: one call per run, shared by every packed
+ * field. */
+PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
+                              size_t *cap, const uint8_t *p,
+                              const uint8_t *end, unsigned kind);
 
 /* Stores the field whose key starts at `p` as protobuf-c does: tag = field
  * number, data = the value bytes with any length prefix (pointing into the
@@ -729,6 +656,36 @@ PBCI_INLINE ptrdiff_t pbci_copy_bytes(PbciArena *a, ProtobufCBinaryData *bd,
 const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
                                   size_t *cap, const uint8_t *p,
                                   const uint8_t *end, ptrdiff_t *err);
+
+/* ---- strings and bytes ---- */
+
+/* Whether [p, p + n) is well-formed UTF-8 (RFC 3629). */
+int pbci_utf8_valid(const uint8_t *p, size_t n);
+
+/* A string value, length prefix first, at p: `s` is its NUL-terminated
+ * copy (validated when the options ask) and `next` the byte after it. */
+typedef struct PbciString {
+  const uint8_t *next; /* NULL on failure */
+  char *s;
+} PbciString;
+
+/* Reads a string field's value at p (after its key) and copies it: on
+ * failure `next` is NULL and *err PROTOBUF_C_ITER_ERR_MALFORMED (bad length
+ * prefix), PROTOBUF_C_ITER_ERR_BAD_UTF8 or PROTOBUF_C_ITER_ERR_NO_MEMORY.
+ * Out of line, shared by every string field: a call costs a few
+ * instructions, the copy's inline code cost hundreds of bytes per field.
+ * (Returned rather than stored: members are `char *` or, with
+ * const_strings, `const char *`.) */
+PbciString pbci_take_string(PbciArena *a, const uint8_t *p, const uint8_t *end,
+                            ptrdiff_t *err);
+
+/* Reads a bytes field's value at p (after its key) into *bd: a copy, or
+ * with PROTOBUF_C_ITER_ALIAS_BYTES the input itself; {0, NULL} when empty.
+ * Returns the byte after it, or NULL with *err PROTOBUF_C_ITER_ERR_MALFORMED
+ * or PROTOBUF_C_ITER_ERR_NO_MEMORY. */
+const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
+                               const uint8_t *p, const uint8_t *end,
+                               ptrdiff_t *err);
 
 /* ---- measuring (unpacked_size) ---- */
 
