@@ -283,16 +283,14 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
     }
   }
   p->Print(R"(    default:
-      /* A field of this message with a wire type it does not take. */
-      if (pbci_find_field(&$lower$__iter_message, tag >> 3) != NULL) goto malformed;
-)",
-           "lower", m.lower);
-  p->Print(
-      R"(      p = pbci_store_unknown(arena, &msg->$base$, &unknown_cap, field, end, &r);
+      /* Unknown, or a field of this message with a wire type it does not
+       * take (malformed). */
+      p = pbci_store_unknown(arena, &$lower$__iter_message, &msg->$base$, &unknown_cap,
+          field, end, &r);
       if (p == NULL) goto fail;
       break;
 )",
-      "base", m.base_member);
+           "lower", m.lower, "base", m.base_member);
   p->Outdent();
   p->Print(R"(    }
   }

@@ -8,6 +8,11 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
   unsigned i;
   /* With room for the longest varint, no bounds check per byte. */
   const int room = (size_t)(end - p) >= 10;
+  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+    r.v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    r.p = p + 2;
+    return r;
+  }
 #if PBCI_LITTLE_ENDIAN
   if ((size_t)(end - p) >= 8) {
     unsigned n = pbci_varint_word(p, &r.v);
@@ -384,21 +389,30 @@ PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
 
 /* ---- strings and bytes ---- */
 
-/* memcpy for the short strings most messages hold: up to 32 bytes as two
- * overlapping fixed-size copies (no call, no length dispatch). */
+/* memcpy for the values a one-byte length allows (up to 127 bytes) as
+ * fixed-size copies: two overlapping ones up to 32 bytes, then 16 bytes at
+ * a time and an overlapping last 16. No call, so the caller saves no
+ * registers. */
 PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
-  if (n > 16) {
-    uint64_t w[4];
+  uint64_t w[4];
+  if (n > 32) {
+    size_t i;
+    for (i = 0; i < n - 16; i += 16) {
+      memcpy(w, src + i, 16);
+      memcpy(d + i, w, 16);
+    }
+    memcpy(w, src + n - 16, 16);
+    memcpy(d + n - 16, w, 16);
+  } else if (n > 16) {
     memcpy(w, src, 16);
     memcpy(w + 2, src + n - 16, 16);
     memcpy(d, w, 16);
     memcpy(d + n - 16, w + 2, 16);
   } else if (n >= 8) {
-    uint64_t head, tail;
-    memcpy(&head, src, 8);
-    memcpy(&tail, src + n - 8, 8);
-    memcpy(d, &head, 8);
-    memcpy(d + n - 8, &tail, 8);
+    memcpy(w, src, 8);
+    memcpy(w + 1, src + n - 8, 8);
+    memcpy(d, w, 8);
+    memcpy(d + n - 8, w + 1, 8);
   } else if (n >= 4) {
     uint32_t head, tail;
     memcpy(&head, src, 4);
@@ -413,10 +427,10 @@ PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
 }
 
 /* The longest value copy_short copies. */
-#define SHORT_COPY 32u
+#define SHORT_COPY 127u
 
-/* Everything pbci_take_string's fast path leaves out: long lengths and
- * values, UTF-8 validation, failures. */
+/* Everything pbci_take_string's fast path leaves out: lengths over 127,
+ * UTF-8 validation, failures. */
 static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
                                                  const uint8_t *end,
                                                  ptrdiff_t *err) {
@@ -447,9 +461,9 @@ static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
 
 PbciString pbci_take_string(PbciArena *a, const uint8_t *p, const uint8_t *end,
                             ptrdiff_t *err) {
-  /* The usual string: a one-byte length, a short value, room in the
-   * buffer, no validation. No calls, so no registers to save. */
-  if (p < end && *p <= SHORT_COPY && (size_t)(end - p - 1) >= *p &&
+  /* The usual string: a one-byte length (so a value copy_short copies),
+   * room in the buffer, no validation. No calls, so no registers to save. */
+  if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p &&
       (size_t)(a->hi - a->lo) > *p &&
       !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
     PbciString r;
@@ -497,15 +511,17 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
   return value_end;
 }
 
-const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                                  size_t *cap, const uint8_t *p,
-                                  const uint8_t *end, ptrdiff_t *err) {
+const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
+                                  ProtobufCMessage *base, size_t *cap,
+                                  const uint8_t *p, const uint8_t *end,
+                                  ptrdiff_t *err) {
   PbciField f;
   ProtobufCMessageUnknownField *u;
   size_t n;
   unsigned char *copy;
   /* Re-read from the key so that framing is checked in one place. */
-  if (pbci_next_field(p, end, &f) == NULL) {
+  if (pbci_next_field(p, end, &f) == NULL ||
+      pbci_find_field(type, f.tag >> 3) != NULL) {
     *err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return NULL;
   }

@@ -95,9 +95,10 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
         }
         break;
       default:
-        /* A field of this message with a wire type it does not take. */
-        if (pbci_find_field(&iter__merge3__inner3__iter_message, tag >> 3) != NULL) goto malformed;
-        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__merge3__inner3__iter_message, &msg->base, &unknown_cap,
+            field, end, &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -205,9 +206,10 @@ ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
         p = value_end;
         break;
       default:
-        /* A field of this message with a wire type it does not take. */
-        if (pbci_find_field(&iter__merge3__outer3__iter_message, tag >> 3) != NULL) goto malformed;
-        p = pbci_store_unknown(arena, &msg->base, &unknown_cap, field, end, &r);
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__merge3__outer3__iter_message, &msg->base, &unknown_cap,
+            field, end, &r);
         if (p == NULL) goto fail;
         break;
     }

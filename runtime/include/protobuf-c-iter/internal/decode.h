@@ -257,10 +257,6 @@ PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
     *v = *p;
     return p + 1;
   }
-  if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
-    *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-    return p + 2;
-  }
   {
     PbciRead r = pbci_read_varint_slow(p, end);
     *v = r.v;
@@ -646,16 +642,19 @@ PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
                               size_t *cap, const uint8_t *p,
                               const uint8_t *end, unsigned kind);
 
-/* Stores the field whose key starts at `p` as protobuf-c does: tag = field
- * number, data = the value bytes with any length prefix (pointing into the
- * input with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
+/* The field whose key starts at `p` matched none of the decoder's cases of
+ * message `type`: a field of the type with a wire type it does not take is
+ * malformed; any other is stored as protobuf-c does: tag = field number,
+ * data = the value bytes with any length prefix (pointing into the input
+ * with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
  * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns the position after it, or NULL
  * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed).
  * The unknown-field array grows like any other (pbci_grow_to); *cap is its
  * capacity, base->n_unknown_fields when the occurrence began. */
-const uint8_t *pbci_store_unknown(PbciArena *a, ProtobufCMessage *base,
-                                  size_t *cap, const uint8_t *p,
-                                  const uint8_t *end, ptrdiff_t *err);
+const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
+                                  ProtobufCMessage *base, size_t *cap,
+                                  const uint8_t *p, const uint8_t *end,
+                                  ptrdiff_t *err);
 
 /* ---- strings and bytes ---- */
 
