@@ -182,6 +182,7 @@ MessageModel BuildMessage(const Descriptor* message) {
     }
     m.n_groups++;
   }
+  m.own_sizer = m.n_counts > 8 || m.n_groups > 4 || m.n_required_bits > 64;
   AddPredictions(&m);
   return m;
 }

@@ -101,6 +101,11 @@ struct MessageModel {
   int n_groups = 0;
   int n_required_bits = 0;  // required fields without a default
   int n_counts = 0;  // repeated fields
+  // Whether it needs a generated sizer (x__iter_measure) to hold the
+  // sizer's scratch: the runtime holds it for messages with up to 8
+  // repeated fields, 4 groups and 64 required fields (LOCAL_* in
+  // runtime/src/measure.c).
+  bool own_sizer = false;
 };
 
 struct FileModel {

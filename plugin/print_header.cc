@@ -27,8 +27,6 @@ extern "C" {
 #endif
 
 struct PbciArena;
-struct PbciList;
-struct PbciSize;
 )",
       "version", PROTOC_GEN_ITER_VERSION, "proto", file.proto_name, "guard",
       file.header_guard, "pbc_header", file.pbc_header);
@@ -67,8 +65,6 @@ extern const ProtobufCIterType $lower$__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t $lower$__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t $lower$__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage $lower$__iter_message;
 )",
         "struct", m.struct_name, "full_name", m.full_name, "lower", m.lower,

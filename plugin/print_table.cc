@@ -147,10 +147,19 @@ static const PbciFieldInfo $lower$__iter_fields[] = {
     for (const FieldModel* f : by_number) PrintFieldInfo(m, *f, p);
     p->Print("};\n");
   }
+  if (m.own_sizer) {
+    vars["measure"] = m.lower + "__iter_measure";
+    p->Print(vars, R"(
+static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
+    uint32_t depth);
+)");
+  } else {
+    vars["measure"] = "NULL /* the runtime's scratch suffices */";
+  }
   p->Print(vars, R"(
 static const $struct$ $lower$__iter_init_value = $init$;
 const PbciMessage $lower$__iter_message = {
-  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $lower$__iter_measure,
+  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $measure$,
   $fields$, $n_fields$, /* fields */
   $n_counts$, /* repeated fields */
   $n_groups$, /* groups of merging sub-message occurrences */
@@ -160,11 +169,13 @@ const PbciMessage $lower$__iter_message = {
 }
 
 void PrintSizer(const MessageModel& m, Printer* p) {
+  if (!m.own_sizer) return;
   Vars vars = {{"full_name", m.full_name}, {"lower", m.lower}};
   p->Print(vars, R"(
 /* Adds to `size` what decoding the occurrences in `list` into one new
- * $full_name$ allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
+ * $full_name$ allocates: pbci_measure, with scratch for this type (more
+ * than the runtime holds itself). */
+static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth) {
 )");
   std::vector<std::string> args;

@@ -337,3 +337,22 @@ TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A message table without a generated sizer whose scratch needs exceed the
+// runtime's (a table from another generator version) is refused, not sized
+// in too small a scratch.
+TEST(Runtime, SizerRefusesTablesNeedingMoreScratchThanItHolds) {
+  PbciMessage type = {};
+  type.size = 8;
+  type.n_counts = 9;  // one more than the runtime holds
+  PbciSize size = {};
+  const uint8_t empty[1] = {0};
+  EXPECT_EQ(pbci_measure_top(&type, empty, empty, &size),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  type.n_counts = 8;
+  EXPECT_EQ(pbci_measure_top(&type, empty, empty, &size), 0);
+}
+
+}  // namespace

@@ -135,14 +135,34 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
                                     const uint8_t *p, const uint8_t *end,
                                     PbciSize *size, uint32_t depth);
 
-/* Repeated fields whose counts measure_one keeps itself: most messages
- * have fewer. */
-#define LOCAL_COUNTS 8
+/* The scratch the runtime holds itself (measure_one, measure_list): the
+ * generator gives larger messages a sizer of their own, x__iter_measure,
+ * which provides theirs (see MessageModel::own_sizer). */
+#define LOCAL_COUNTS 8    /* repeated fields */
+#define LOCAL_GROUPS 4    /* groups of merging sub-message occurrences */
+#define LOCAL_REQUIRED 64 /* required fields without a default */
+
+/* pbci_measure for the occurrences in `list` into one new instance of
+ * `type`, with scratch of this frame or, for larger messages, through the
+ * type's generated sizer. */
+static PBCI_NOINLINE ptrdiff_t measure_list(const PbciMessage *type,
+                                            const PbciList *list,
+                                            PbciSize *size, uint32_t depth) {
+  size_t counts[2 * LOCAL_COUNTS];
+  PbciRun runs[LOCAL_GROUPS];
+  uint64_t required[LOCAL_REQUIRED / 64];
+  if (type->measure != NULL) return type->measure(list, size, depth);
+  /* A table from another generator version: refuse rather than overrun. */
+  if (type->n_counts > LOCAL_COUNTS || type->n_groups > LOCAL_GROUPS ||
+      type->n_required > LOCAL_REQUIRED) {
+    return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
+  }
+  return pbci_measure(type, counts, runs, required, list, size, depth);
+}
 
 /* Sizes one occurrence [p, end) of a sub-message into a new instance:
- * directly when its scratch is small, else through its generated sizer,
- * which provides it. Not inlined, so that only this frame holds the
- * scratch. */
+ * directly when its scratch is small, else through measure_list. Not
+ * inlined, so that only this frame holds the scratch. */
 static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
                                            const uint8_t *p, const uint8_t *end,
                                            PbciSize *size, uint32_t depth) {
@@ -153,7 +173,7 @@ static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
     return measure_occurrence(type, counts, p, end, size, depth);
   }
   one = pbci_list_single(p, end);
-  return type->measure(&one, size, depth);
+  return measure_list(type, &one, size, depth);
 }
 
 /* Sizes the instance a closed run of a group decodes into. */
@@ -163,7 +183,7 @@ static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
   PbciList list;
   if (fi->sub == NULL) return 0; /* a oneof member that is not a message */
   list = run_list(run, parent, type, fi->slot);
-  return fi->sub->measure(&list, size, depth + 1);
+  return measure_list(fi->sub, &list, size, depth + 1);
 }
 
 /* The occurrence `f` of repeated field `fi` (before `end`, its message's

@@ -15,7 +15,7 @@
 
 static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPTY__EMPTY__INIT;
 const PbciMessage iter__empty__empty__iter_message = {
-  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, iter__empty__empty__iter_measure,
+  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, NULL /* the runtime's scratch suffices */,
   NULL, 0, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -55,13 +55,6 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
-}
-
-/* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.Empty allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t iter__empty__empty__iter_measure(const PbciList *list, PbciSize *size,
-    uint32_t depth) {
-  return pbci_measure(&iter__empty__empty__iter_message, NULL, NULL, NULL, list, size, depth);
 }
 
 const ProtobufCIterType iter__empty__empty__iter_type = {
@@ -117,7 +110,7 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
 
 static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
 const PbciMessage iter__empty__only_empty__iter_message = {
-  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, iter__empty__only_empty__iter_measure,
+  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__empty__only_empty__iter_fields, 2, /* fields */
   1, /* repeated fields */
   1, /* groups of merging sub-message occurrences */
@@ -208,15 +201,6 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
-}
-
-/* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.empty.OnlyEmpty allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t iter__empty__only_empty__iter_measure(const PbciList *list, PbciSize *size,
-    uint32_t depth) {
-  size_t counts[2 * 1]; /* per repeated field: length, capacity */
-  PbciRun runs[1]; /* per group: its current run */
-  return pbci_measure(&iter__empty__only_empty__iter_message, counts, runs, NULL, list, size, depth);
 }
 
 const ProtobufCIterType iter__empty__only_empty__iter_type = {

@@ -20,8 +20,6 @@ extern "C" {
 #endif
 
 struct PbciArena;
-struct PbciList;
-struct PbciSize;
 
 /* ---- Iter__Empty__Empty (iter.empty.Empty) ---- */
 
@@ -55,8 +53,6 @@ extern const ProtobufCIterType iter__empty__empty__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t iter__empty__empty__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage iter__empty__empty__iter_message;
 
 /* ---- Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ---- */
@@ -91,8 +87,6 @@ extern const ProtobufCIterType iter__empty__only_empty__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t iter__empty__only_empty__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage iter__empty__only_empty__iter_message;
 
 #ifdef __cplusplus

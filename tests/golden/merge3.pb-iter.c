@@ -32,7 +32,7 @@ static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
 
 static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
 const PbciMessage iter__merge3__inner3__iter_message = {
-  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, iter__merge3__inner3__iter_measure,
+  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__merge3__inner3__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -110,13 +110,6 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
-/* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Inner3 allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t iter__merge3__inner3__iter_measure(const PbciList *list, PbciSize *size,
-    uint32_t depth) {
-  return pbci_measure(&iter__merge3__inner3__iter_message, NULL, NULL, NULL, list, size, depth);
-}
-
 const ProtobufCIterType iter__merge3__inner3__iter_type = {
   &iter__merge3__inner3__descriptor, iter__merge3__inner3__iter_unpack_ex, iter__merge3__inner3__iter_unpacked_size_ex
 };
@@ -165,7 +158,7 @@ static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
 
 static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__MERGE3__OUTER3__INIT;
 const PbciMessage iter__merge3__outer3__iter_message = {
-  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, iter__merge3__outer3__iter_measure,
+  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__merge3__outer3__iter_fields, 1, /* fields */
   0, /* repeated fields */
   1, /* groups of merging sub-message occurrences */
@@ -225,14 +218,6 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
-}
-
-/* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.merge3.Outer3 allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t iter__merge3__outer3__iter_measure(const PbciList *list, PbciSize *size,
-    uint32_t depth) {
-  PbciRun runs[1]; /* per group: its current run */
-  return pbci_measure(&iter__merge3__outer3__iter_message, NULL, runs, NULL, list, size, depth);
 }
 
 const ProtobufCIterType iter__merge3__outer3__iter_type = {

@@ -20,8 +20,6 @@ extern "C" {
 #endif
 
 struct PbciArena;
-struct PbciList;
-struct PbciSize;
 
 /* ---- Iter__Merge3__Inner3 (iter.merge3.Inner3) ---- */
 
@@ -55,8 +53,6 @@ extern const ProtobufCIterType iter__merge3__inner3__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge3__inner3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t iter__merge3__inner3__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage iter__merge3__inner3__iter_message;
 
 /* ---- Iter__Merge3__Outer3 (iter.merge3.Outer3) ---- */
@@ -91,8 +87,6 @@ extern const ProtobufCIterType iter__merge3__outer3__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge3__outer3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t iter__merge3__outer3__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage iter__merge3__outer3__iter_message;
 
 #ifdef __cplusplus

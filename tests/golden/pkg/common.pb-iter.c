@@ -35,7 +35,7 @@ static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
 
 static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;
 const PbciMessage iter__pkg__common__point__iter_message = {
-  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, iter__pkg__common__point__iter_measure,
+  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__pkg__common__point__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -117,14 +117,6 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
-}
-
-/* Adds to `size` what decoding the occurrences in `list` into one new
- * iter.pkg.common.Point allocates: pbci_measure, with scratch for this type. */
-ptrdiff_t iter__pkg__common__point__iter_measure(const PbciList *list, PbciSize *size,
-    uint32_t depth) {
-  uint64_t required[1]; /* required fields seen */
-  return pbci_measure(&iter__pkg__common__point__iter_message, NULL, NULL, required, list, size, depth);
 }
 
 const ProtobufCIterType iter__pkg__common__point__iter_type = {

@@ -20,8 +20,6 @@ extern "C" {
 #endif
 
 struct PbciArena;
-struct PbciList;
-struct PbciSize;
 
 /* ---- Iter__Pkg__Common__Point (iter.pkg.common.Point) ---- */
 
@@ -55,8 +53,6 @@ extern const ProtobufCIterType iter__pkg__common__point__iter_type;
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__pkg__common__point__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-ptrdiff_t iter__pkg__common__point__iter_measure(const struct PbciList *list,
-    struct PbciSize *size, uint32_t depth);
 extern const struct PbciMessage iter__pkg__common__point__iter_message;
 
 #ifdef __cplusplus

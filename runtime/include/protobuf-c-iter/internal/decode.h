@@ -175,7 +175,8 @@ typedef struct PbciMessage {
   size_t size;       /* sizeof the struct */
   const void *init;  /* an instance initialised from X__INIT */
   PbciDecodeFn decode;
-  PbciMeasureFn measure;       /* pbci_measure with scratch for the type */
+  PbciMeasureFn measure; /* pbci_measure with scratch for the type; NULL
+                            when the runtime's own scratch suffices */
   const PbciFieldInfo *fields; /* sorted by number */
   uint32_t n_fields;
   uint32_t n_counts;   /* repeated fields */
@@ -759,8 +760,8 @@ typedef struct PbciRun {
  * message of `type` allocates, with the same checks as its decoder,
  * reporting failures the same way; returns 0 or an error. Scratch, sized by
  * the type: `counts` 2 * n_counts values, `runs` n_groups runs, `required`
- * one bit per required field. Generated sizers (x__iter_measure) provide
- * it and call this. A single occurrence (nearly every instance) takes a
+ * one bit per required field. The runtime provides it for most messages,
+ * generated sizers (x__iter_measure) for larger ones. A single occurrence (nearly every instance) takes a
  * faster path that keeps groups and required fields in bit masks. */
 ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list,
