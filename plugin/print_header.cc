@@ -35,29 +35,37 @@ struct PbciArena;
         R"(
 /* ---- $struct$ ($full_name$) ---- */
 
-/* Decodes `data` into `buf`; the message is ($struct$ *)buf. Returns the
- * bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
-ptrdiff_t $lower$__iter_unpack(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size);
+/* Decodes `data` into `buf` with decode options (NULL for the defaults)
+ * and a status report (NULL if not wanted); the message is ($struct$ *)buf.
+ * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
+ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
 
 /* Merges `data` into `msg` (from an earlier unpack, or $init$), taking
  * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
-ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size);
-
-/* The exact buffer size $lower$__iter_unpack needs for `data`, or the
- * error it would return. */
-ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data, size_t len);
-
-/* The same three with decode options (NULL for the defaults) and a status
- * report (NULL if not wanted). */
-ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
 ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
     ProtobufCIterStatus *status);
+
+/* The exact buffer size $lower$__iter_unpack_ex needs for `data` with the
+ * same options, or the error it would return. */
 ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data, size_t len,
     const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+
+/* The same three with the default options and no status: inline, so that
+ * a program carries only the entry points it calls. */
+static inline ptrdiff_t $lower$__iter_unpack(const uint8_t *data, size_t len,
+    void *buf, size_t buf_size) {
+  return $lower$__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
+}
+static inline ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size) {
+  return $lower$__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
+}
+static inline ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data,
+    size_t len) {
+  return $lower$__iter_unpacked_size_ex(data, len, NULL, NULL);
+}
 
 /* The descriptor and _ex functions, for generic code (stream readers). */
 extern const ProtobufCIterType $lower$__iter_type;

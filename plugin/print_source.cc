@@ -9,38 +9,25 @@ namespace {
 
 using google::protobuf::io::Printer;
 
-// The public functions: one-line calls into the runtime's shared entry
-// points (runtime/src/unpack.c), which take the type's size, initial value,
-// decoder and sizer.
+// The public functions with options: one-line calls into the runtime's
+// shared entry points (runtime/src/unpack.c), which take the type's size,
+// initial value, decoder and sizer. (The plain forms are inline in the
+// header.)
 void PrintApi(const MessageModel& m, Printer* p) {
   p->Print(R"(
 const ProtobufCIterType $lower$__iter_type = {
   &$descriptor$, $lower$__iter_unpack_ex, $lower$__iter_unpacked_size_ex
 };
 
-ptrdiff_t $lower$__iter_unpack(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size) {
-  return pbci_unpack(&$lower$__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
-}
-
 ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
     size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
   return pbci_unpack(&$lower$__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size) {
-  return pbci_unpack_merge(&$lower$__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
 }
 
 ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
     ProtobufCIterStatus *status) {
   return pbci_unpack_merge(&$lower$__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data, size_t len) {
-  return pbci_unpacked_size(&$lower$__iter_message, data, len, NULL, NULL);
 }
 
 ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data, size_t len,

@@ -61,29 +61,15 @@ const ProtobufCIterType iter__empty__empty__iter_type = {
   &iter__empty__empty__descriptor, iter__empty__empty__iter_unpack_ex, iter__empty__empty__iter_unpacked_size_ex
 };
 
-ptrdiff_t iter__empty__empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size) {
-  return pbci_unpack(&iter__empty__empty__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
-}
-
 ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
     size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
   return pbci_unpack(&iter__empty__empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__empty__iter_unpack_merge(Iter__Empty__Empty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size) {
-  return pbci_unpack_merge(&iter__empty__empty__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
 }
 
 ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
     ProtobufCIterStatus *status) {
   return pbci_unpack_merge(&iter__empty__empty__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__empty__iter_unpacked_size(const uint8_t *data, size_t len) {
-  return pbci_unpacked_size(&iter__empty__empty__iter_message, data, len, NULL, NULL);
 }
 
 ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
@@ -207,29 +193,15 @@ const ProtobufCIterType iter__empty__only_empty__iter_type = {
   &iter__empty__only_empty__descriptor, iter__empty__only_empty__iter_unpack_ex, iter__empty__only_empty__iter_unpacked_size_ex
 };
 
-ptrdiff_t iter__empty__only_empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size) {
-  return pbci_unpack(&iter__empty__only_empty__iter_message, NULL, data, len, buf, buf_size, NULL, NULL);
-}
-
 ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
     size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
   return pbci_unpack(&iter__empty__only_empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__only_empty__iter_unpack_merge(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size) {
-  return pbci_unpack_merge(&iter__empty__only_empty__iter_message, msg, data, len, buf, buf_size, NULL, NULL);
 }
 
 ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
     size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
     ProtobufCIterStatus *status) {
   return pbci_unpack_merge(&iter__empty__only_empty__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__only_empty__iter_unpacked_size(const uint8_t *data, size_t len) {
-  return pbci_unpacked_size(&iter__empty__only_empty__iter_message, data, len, NULL, NULL);
 }
 
 ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,

@@ -35,6 +35,11 @@
  *       of where and why decoding stopped. unpacked_size_ex with options
  *       gives the size unpack_ex needs with the same options.
  *
+ *   The plain three are `static inline` in the header, calls of their _ex
+ *   forms with (NULL, NULL): a program carries only the entry points it
+ *   uses. Their addresses differ between translation units; use the _ex
+ *   forms (or x__iter_type) where one function pointer per type matters.
+ *
  *   extern const ProtobufCIterType x__iter_type;
  *       The type's descriptor and _ex functions, for generic code such as
  *       the stream reader (<protobuf-c-iter/stream.h>).
