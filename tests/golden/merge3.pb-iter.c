@@ -68,11 +68,6 @@ ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
           p += 1;
           goto field_2;
         }
-        if (p < end && p[0] == 0x1a) {
-          field = p;
-          p += 1;
-          goto field_3;
-        }
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* int32 b = 2 */
       field_2:

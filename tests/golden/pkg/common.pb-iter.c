@@ -73,11 +73,6 @@ ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
           p += 1;
           goto field_2;
         }
-        if (p < end && p[0] == 0x1a) {
-          field = p;
-          p += 1;
-          goto field_3;
-        }
         break;
       case PBCI_TAG(2, PBCI_WT_VARINT): /* required sint32 y = 2 */
       field_2:
