@@ -152,6 +152,7 @@ MessageModel BuildMessage(const Descriptor* message) {
   m.init_macro = MessageInitMacro(message);
   m.descriptor = MessageDescriptorName(message);
   m.base_member = ReadMessageOptions(message).base_field_name;
+  m.init_value = !ReadFileOptions(message->file()).gen_init_helpers;
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
     FieldModel f = BuildField(field);

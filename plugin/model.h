@@ -106,6 +106,10 @@ struct MessageModel {
   // repeated fields, 4 groups and 64 required fields (LOCAL_* in
   // runtime/src/measure.c).
   bool own_sizer = false;
+  // Whether the table carries an X__INIT instance for new top-level
+  // messages: only when protoc-c emits no x__init for the descriptor's
+  // message_init ((pb_c_file).gen_init_helpers = false).
+  bool init_value = false;
 };
 
 struct FileModel {

@@ -12,7 +12,7 @@ namespace protobuf_c_iter {
 struct FileOptionsView {
   bool no_generate = false;      // no .pb-c files: generate nothing either
   bool const_strings = false;    // strings are `const char *`
-  bool gen_init_helpers = true;  // x__init() exists (we use X__INIT only)
+  bool gen_init_helpers = true;  // x__init() exists, as message_init
   bool has_c_package = false;    // c_package replaces the package in names
   std::string c_package;
 };

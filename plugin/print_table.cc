@@ -129,7 +129,8 @@ void PrintTable(const MessageModel& m, Printer* p) {
   Vars vars = {{"full_name", m.full_name},
                {"lower", m.lower},
                {"struct", m.struct_name},
-               {"init", m.init_macro},
+               {"descriptor", m.descriptor},
+               {"init_macro", m.init_macro},
                {"n_fields", std::to_string(m.fields.size())},
                {"n_counts", std::to_string(m.n_counts)},
                {"n_groups", std::to_string(m.n_groups)},
@@ -156,10 +157,18 @@ static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
   } else {
     vars["measure"] = "NULL /* the runtime's scratch suffices */";
   }
+  if (m.init_value) {
+    vars["init"] = "&" + m.lower + "__iter_init_value";
+    p->Print(vars, R"(
+/* protoc-c emits no $lower$__init here (gen_init_helpers = false). */
+static const $struct$ $lower$__iter_init_value = $init_macro$;
+)");
+  } else {
+    vars["init"] = "NULL /* $descriptor$.message_init */";
+  }
   p->Print(vars, R"(
-static const $struct$ $lower$__iter_init_value = $init$;
 const PbciMessage $lower$__iter_message = {
-  sizeof($struct$), &$lower$__iter_init_value, $lower$__iter_decode, $measure$,
+  sizeof($struct$), &$descriptor$, $init$, $lower$__iter_decode, $measure$,
   $fields$, $n_fields$, /* fields */
   $n_counts$, /* repeated fields */
   $n_groups$, /* groups of merging sub-message occurrences */

@@ -55,8 +55,11 @@ ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
     msg = pbci_alloc(&arena, type->size);
     if (msg == NULL) {
       r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-    } else {
+    } else if (type->init != NULL) {
       memcpy(msg, type->init, type->size);
+    } else {
+      /* protoc-c's x__init, called as protobuf-c calls it. */
+      type->descriptor->message_init((ProtobufCMessage *)msg);
     }
   }
   if (r == 0) r = type->decode(msg, data, pbci_end(data, len), &arena, 0);

@@ -13,9 +13,8 @@
 
 /* ==== Iter__Empty__Empty (iter.empty.Empty) ==== */
 
-static const Iter__Empty__Empty iter__empty__empty__iter_init_value = ITER__EMPTY__EMPTY__INIT;
 const PbciMessage iter__empty__empty__iter_message = {
-  sizeof(Iter__Empty__Empty), &iter__empty__empty__iter_init_value, iter__empty__empty__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Empty__Empty), &iter__empty__empty__descriptor, NULL /* $descriptor$.message_init */, iter__empty__empty__iter_decode, NULL /* the runtime's scratch suffices */,
   NULL, 0, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -94,9 +93,8 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
     .sub = &iter__empty__empty__iter_message},
 };
 
-static const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_init_value = ITER__EMPTY__ONLY_EMPTY__INIT;
 const PbciMessage iter__empty__only_empty__iter_message = {
-  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__iter_init_value, iter__empty__only_empty__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__descriptor, NULL /* $descriptor$.message_init */, iter__empty__only_empty__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__empty__only_empty__iter_fields, 2, /* fields */
   1, /* repeated fields */
   1, /* groups of merging sub-message occurrences */

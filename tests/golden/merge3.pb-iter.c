@@ -30,9 +30,8 @@ static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
-static const Iter__Merge3__Inner3 iter__merge3__inner3__iter_init_value = ITER__MERGE3__INNER3__INIT;
 const PbciMessage iter__merge3__inner3__iter_message = {
-  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__iter_init_value, iter__merge3__inner3__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__descriptor, NULL /* $descriptor$.message_init */, iter__merge3__inner3__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__merge3__inner3__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -137,9 +136,8 @@ static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
     .sub = &iter__merge3__inner3__iter_message},
 };
 
-static const Iter__Merge3__Outer3 iter__merge3__outer3__iter_init_value = ITER__MERGE3__OUTER3__INIT;
 const PbciMessage iter__merge3__outer3__iter_message = {
-  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__iter_init_value, iter__merge3__outer3__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__descriptor, NULL /* $descriptor$.message_init */, iter__merge3__outer3__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__merge3__outer3__iter_fields, 1, /* fields */
   0, /* repeated fields */
   1, /* groups of merging sub-message occurrences */

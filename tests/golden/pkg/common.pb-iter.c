@@ -33,9 +33,8 @@ static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
-static const Iter__Pkg__Common__Point iter__pkg__common__point__iter_init_value = ITER__PKG__COMMON__POINT__INIT;
 const PbciMessage iter__pkg__common__point__iter_message = {
-  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__iter_init_value, iter__pkg__common__point__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__descriptor, NULL /* $descriptor$.message_init */, iter__pkg__common__point__iter_decode, NULL /* the runtime's scratch suffices */,
   iter__pkg__common__point__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */

@@ -173,7 +173,11 @@ typedef struct PbciFieldInfo {
 
 typedef struct PbciMessage {
   size_t size;       /* sizeof the struct */
-  const void *init;  /* an instance initialised from X__INIT */
+  /* A new top-level instance is set up by protoc-c's x__init, the
+   * descriptor's message_init; or, where protoc-c emits none, copied from
+   * `init`, an instance initialised from X__INIT (else NULL). */
+  const ProtobufCMessageDescriptor *descriptor;
+  const void *init;
   PbciDecodeFn decode;
   PbciMeasureFn measure; /* pbci_measure with scratch for the type; NULL
                             when the runtime's own scratch suffices */
