@@ -1,5 +1,5 @@
-// Prints x.pb-iter.c: the file frame and each message's public functions;
-// the tables, decoder and sizer come from print_table.cc and print_decode.cc.
+// Prints x.pb-iter.c: the file frame and each message's x__iter_type; the
+// tables, decoder and sizer come from print_table.cc and print_decode.cc.
 #include "print_common.h"
 #include "printers.h"
 #include "version.h"
@@ -9,34 +9,16 @@ namespace {
 
 using google::protobuf::io::Printer;
 
-// The public functions with options: one-line calls into the runtime's
-// shared entry points (runtime/src/unpack.c), which take the type's size,
-// initial value, decoder and sizer. (The plain forms are inline in the
-// header.)
+// The type the header's inline functions pass to the runtime's generic
+// entry points (runtime/src/unpack.c): protoc-c's descriptor and this
+// file's tables (size, decoder, sizer).
 void PrintApi(const MessageModel& m, Printer* p) {
   p->Print(R"(
 const ProtobufCIterType $lower$__iter_type = {
-  &$descriptor$, $lower$__iter_unpack_ex, $lower$__iter_unpacked_size_ex
+  &$descriptor$, &$lower$__iter_message
 };
-
-ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&$lower$__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&$lower$__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&$lower$__iter_message, data, len, opts, status);
-}
 )",
-           "lower", m.lower, "struct", m.struct_name, "init", m.init_macro,
-           "descriptor", m.descriptor);
+           "lower", m.lower, "descriptor", m.descriptor);
 }
 
 }  // namespace

@@ -472,14 +472,37 @@ TEST(Status, BufferErrorsAndSuccess) {
   EXPECT_STREQ(st.message, "ok");
 }
 
-TEST(IterType, HoldsTheDescriptorAndExFunctions) {
-  const ProtobufCIterType& t = iter__merge__plain__iter_type;
-  EXPECT_EQ(t.descriptor, &iter__merge__plain__descriptor);
+TEST(IterType, HoldsTheDescriptorAndDecodesThroughTheGenericFunctions) {
+  const ProtobufCIterType* t = &iter__merge__plain__iter_type;
+  EXPECT_EQ(t->descriptor, &iter__merge__plain__descriptor);
   const std::string in = PlainWire();
-  ptrdiff_t size = t.unpacked_size(Data(in), in.size(), nullptr, nullptr);
+  ptrdiff_t size = protobuf_c_iter_unpacked_size(t, Data(in), in.size(), nullptr, nullptr);
   ASSERT_GT(size, 0);
+  EXPECT_EQ(size, iter__merge__plain__iter_unpacked_size(Data(in), in.size()));
   Buffer buf(static_cast<size_t>(size));
-  EXPECT_EQ(t.unpack(Data(in), in.size(), buf.bytes.get(), buf.size, nullptr, nullptr), size);
+  EXPECT_EQ(protobuf_c_iter_unpack(t, Data(in), in.size(), buf.bytes.get(), buf.size, nullptr,
+                                   nullptr),
+            size);
+  // Merging the same input again appends its repeated elements.
+  Buffer more(static_cast<size_t>(size));
+  EXPECT_GT(protobuf_c_iter_unpack_merge(t, buf.bytes.get(), Data(in), in.size(), more.bytes.get(),
+                                         more.size, nullptr, nullptr),
+            0);
+}
+
+TEST(IterType, NullTypeOrMessageIsAnInvalidArgument) {
+  const std::string in = PlainWire();
+  Buffer buf(256);
+  ProtobufCIterStatus st;
+  EXPECT_EQ(protobuf_c_iter_unpack(nullptr, Data(in), in.size(), buf.bytes.get(), buf.size,
+                                   nullptr, &st),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(protobuf_c_iter_unpacked_size(nullptr, Data(in), in.size(), nullptr, nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(protobuf_c_iter_unpack_merge(&iter__merge__plain__iter_type, nullptr, Data(in),
+                                         in.size(), buf.bytes.get(), buf.size, nullptr, nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -137,8 +137,8 @@ static size_t status_offset(uint64_t offset) {
   return offset > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)offset;
 }
 
-static int stream_error(ProtobufCIterStatus *status, int code,
-                        uint64_t offset, const char *message) {
+static int stream_error(ProtobufCIterStatus *status, int code, uint64_t offset,
+                        const char *message) {
   if (status != NULL) {
     status->code = code;
     status->offset = status_offset(offset);
@@ -148,7 +148,9 @@ static int stream_error(ProtobufCIterStatus *status, int code,
   return code;
 }
 
-static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t add_sat(size_t a, size_t b) {
+  return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
 
 /* Replaces the decode buffer by one of `cap` bytes. */
 static int grow_buffer(ProtobufCIterReader *r, size_t cap) {
@@ -169,11 +171,12 @@ static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
                         const uint8_t *data, size_t len,
                         const ProtobufCIterOptions *opts,
                         ProtobufCIterStatus *status) {
-  ptrdiff_t n = type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+  ptrdiff_t n =
+      protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap, opts, status);
   ptrdiff_t size;
   size_t want;
   if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
-  size = type->unpacked_size(data, len, opts, status);
+  size = protobuf_c_iter_unpacked_size(type, data, len, opts, status);
   /* A failing message: first try its wire size's worth more. */
   want = size >= 0 ? (size_t)size : add_sat(r->buf_cap, add_sat(len, 4096));
   for (;;) {
@@ -184,13 +187,15 @@ static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
     if (cap > r->max_buffer_size) cap = r->max_buffer_size;
     if (cap < want || cap <= r->buf_cap) {
       /* Over the limit. A failing message gets unpacked_size's report. */
-      if (size < 0) return type->unpacked_size(data, len, opts, status);
+      if (size < 0)
+        return protobuf_c_iter_unpacked_size(type, data, len, opts, status);
       return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, 0,
                           "decoding needs more than max_buffer_size");
     }
     rc = grow_buffer(r, cap);
     if (rc < 0) return stream_error(status, rc, 0, "the allocator failed");
-    n = type->unpack(data, len, r->buf, r->buf_cap, opts, status);
+    n = protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap, opts,
+                               status);
     if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY || size >= 0) return n;
     want = add_sat(r->buf_cap, r->buf_cap);
   }
@@ -229,7 +234,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
   for (;;) {
     uint8_t b;
     rc = available(r, prefix + 1);
-    if (rc < 0) return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
+    if (rc < 0)
+      return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
     if (rc == 0) {
       if (prefix == 0) return stream_error(status, 0, r->offset, "ok");
       return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
@@ -250,7 +256,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                         "message longer than max_message_size");
   }
   rc = available(r, prefix + (size_t)len);
-  if (rc < 0) return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
+  if (rc < 0)
+    return stream_error(status, rc, r->offset, protobuf_c_iter_strerror(rc));
   if (rc == 0) {
     return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
                         "stream ends inside a message");

@@ -1,5 +1,5 @@
 /* The entry points every generated message shares (x__iter_unpack[_ex],
- * _merge[_ex], _unpacked_size[_ex] are one-line calls into these), the
+ * _merge[_ex], _unpacked_size[_ex] are inline calls of these), the
  * options, and failure reports. */
 #include "protobuf-c-iter/internal/decode.h"
 
@@ -44,10 +44,12 @@ static ptrdiff_t finish(PbciCtx *ctx, ptrdiff_t r, size_t len) {
   return r;
 }
 
-ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
-                      size_t len, void *buf, size_t buf_size,
-                      const ProtobufCIterOptions *opts,
-                      ProtobufCIterStatus *status) {
+/* Decodes into `msg`, or into a new message at the start of `buf` when
+ * msg is NULL. */
+static ptrdiff_t unpack(const PbciMessage *type, void *msg, const uint8_t *data,
+                        size_t len, void *buf, size_t buf_size,
+                        const ProtobufCIterOptions *opts,
+                        ProtobufCIterStatus *status) {
   PbciArena arena;
   ptrdiff_t r = ctx_init(&arena.ctx, data, opts, status);
   if (r == 0) r = pbci_arena_init(&arena, data, len, buf, buf_size);
@@ -67,29 +69,47 @@ ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
   return finish(&arena.ctx, r, len);
 }
 
-ptrdiff_t pbci_unpack_merge(const PbciMessage *type, void *msg,
-                            const uint8_t *data, size_t len, void *buf,
-                            size_t buf_size, const ProtobufCIterOptions *opts,
-                            ProtobufCIterStatus *status) {
+/* A call without a type (or msg, for a merge) only fails. */
+static ptrdiff_t invalid(const uint8_t *data, size_t len,
+                         const ProtobufCIterOptions *opts,
+                         ProtobufCIterStatus *status) {
   PbciCtx ctx;
-  if (msg != NULL) {
-    return pbci_unpack(type, msg, data, len, buf, buf_size, opts, status);
-  }
   ctx_init(&ctx, data, opts, status);
   return finish(&ctx, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT, len);
 }
 
-ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
-                             size_t len, const ProtobufCIterOptions *opts,
-                             ProtobufCIterStatus *status) {
+ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
+                                 const uint8_t *data, size_t len, void *buf,
+                                 size_t buf_size,
+                                 const ProtobufCIterOptions *opts,
+                                 ProtobufCIterStatus *status) {
+  if (type == NULL) return invalid(data, len, opts, status);
+  return unpack(type->impl, NULL, data, len, buf, buf_size, opts, status);
+}
+
+ptrdiff_t protobuf_c_iter_unpack_merge(const ProtobufCIterType *type, void *msg,
+                                       const uint8_t *data, size_t len,
+                                       void *buf, size_t buf_size,
+                                       const ProtobufCIterOptions *opts,
+                                       ProtobufCIterStatus *status) {
+  if (type == NULL || msg == NULL) return invalid(data, len, opts, status);
+  return unpack(type->impl, msg, data, len, buf, buf_size, opts, status);
+}
+
+ptrdiff_t protobuf_c_iter_unpacked_size(const ProtobufCIterType *type,
+                                        const uint8_t *data, size_t len,
+                                        const ProtobufCIterOptions *opts,
+                                        ProtobufCIterStatus *status) {
   PbciSize size;
   ptrdiff_t r;
+  if (type == NULL) return invalid(data, len, opts, status);
   size.lo = 0;
   size.hi = 0;
   r = ctx_init(&size.ctx, data, opts, status);
   if (r == 0 && data == NULL && len != 0)
     r = PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  if (r == 0) r = pbci_measure_top(type, data, pbci_end(data, len), &size);
+  if (r == 0)
+    r = pbci_measure_top(type->impl, data, pbci_end(data, len), &size);
   if (r == 0) r = (ptrdiff_t)(size.lo + size.hi);
   return finish(&size.ctx, r, len);
 }

@@ -57,24 +57,8 @@ fail:
 }
 
 const ProtobufCIterType iter__empty__empty__iter_type = {
-  &iter__empty__empty__descriptor, iter__empty__empty__iter_unpack_ex, iter__empty__empty__iter_unpacked_size_ex
+  &iter__empty__empty__descriptor, &iter__empty__empty__iter_message
 };
-
-ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&iter__empty__empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&iter__empty__empty__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&iter__empty__empty__iter_message, data, len, opts, status);
-}
 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
 
@@ -188,21 +172,5 @@ fail:
 }
 
 const ProtobufCIterType iter__empty__only_empty__iter_type = {
-  &iter__empty__only_empty__descriptor, iter__empty__only_empty__iter_unpack_ex, iter__empty__only_empty__iter_unpacked_size_ex
+  &iter__empty__only_empty__descriptor, &iter__empty__only_empty__iter_message
 };
-
-ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&iter__empty__only_empty__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&iter__empty__only_empty__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&iter__empty__only_empty__iter_message, data, len, opts, status);
-}

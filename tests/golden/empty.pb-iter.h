@@ -23,25 +23,35 @@ struct PbciArena;
 
 /* ---- Iter__Empty__Empty (iter.empty.Empty) ---- */
 
+/* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
+extern const ProtobufCIterType iter__empty__empty__iter_type;
+
 /* Decodes `data` into `buf` with decode options (NULL for the defaults)
  * and a status report (NULL if not wanted); the message is (Iter__Empty__Empty *)buf.
  * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
-ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__empty__iter_unpack_ex(const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack(&iter__empty__empty__iter_type, data, len, buf, buf_size, opts, status);
+}
 
 /* Merges `data` into `msg` (from an earlier unpack, or ITER__EMPTY__EMPTY__INIT), taking
  * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
-ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__empty__iter_unpack_merge_ex(Iter__Empty__Empty *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack_merge(&iter__empty__empty__iter_type, msg, data, len, buf, buf_size,
+      opts, status);
+}
 
 /* The exact buffer size iter__empty__empty__iter_unpack_ex needs for `data` with the
  * same options, or the error it would return. */
-ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__empty__iter_unpacked_size_ex(const uint8_t *data,
+    size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpacked_size(&iter__empty__empty__iter_type, data, len, opts, status);
+}
 
-/* The same three with the default options and no status: inline, so that
- * a program carries only the entry points it calls. */
+/* The same three with the default options and no status. */
 static inline ptrdiff_t iter__empty__empty__iter_unpack(const uint8_t *data, size_t len,
     void *buf, size_t buf_size) {
   return iter__empty__empty__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
@@ -55,9 +65,6 @@ static inline ptrdiff_t iter__empty__empty__iter_unpacked_size(const uint8_t *da
   return iter__empty__empty__iter_unpacked_size_ex(data, len, NULL, NULL);
 }
 
-/* The descriptor and _ex functions, for generic code (stream readers). */
-extern const ProtobufCIterType iter__empty__empty__iter_type;
-
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
@@ -65,25 +72,35 @@ extern const struct PbciMessage iter__empty__empty__iter_message;
 
 /* ---- Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ---- */
 
+/* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
+extern const ProtobufCIterType iter__empty__only_empty__iter_type;
+
 /* Decodes `data` into `buf` with decode options (NULL for the defaults)
  * and a status report (NULL if not wanted); the message is (Iter__Empty__OnlyEmpty *)buf.
  * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
-ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__only_empty__iter_unpack_ex(const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack(&iter__empty__only_empty__iter_type, data, len, buf, buf_size, opts, status);
+}
 
 /* Merges `data` into `msg` (from an earlier unpack, or ITER__EMPTY__ONLY_EMPTY__INIT), taking
  * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
-ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__only_empty__iter_unpack_merge_ex(Iter__Empty__OnlyEmpty *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack_merge(&iter__empty__only_empty__iter_type, msg, data, len, buf, buf_size,
+      opts, status);
+}
 
 /* The exact buffer size iter__empty__only_empty__iter_unpack_ex needs for `data` with the
  * same options, or the error it would return. */
-ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__empty__only_empty__iter_unpacked_size_ex(const uint8_t *data,
+    size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpacked_size(&iter__empty__only_empty__iter_type, data, len, opts, status);
+}
 
-/* The same three with the default options and no status: inline, so that
- * a program carries only the entry points it calls. */
+/* The same three with the default options and no status. */
 static inline ptrdiff_t iter__empty__only_empty__iter_unpack(const uint8_t *data, size_t len,
     void *buf, size_t buf_size) {
   return iter__empty__only_empty__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
@@ -96,9 +113,6 @@ static inline ptrdiff_t iter__empty__only_empty__iter_unpacked_size(const uint8_
     size_t len) {
   return iter__empty__only_empty__iter_unpacked_size_ex(data, len, NULL, NULL);
 }
-
-/* The descriptor and _ex functions, for generic code (stream readers). */
-extern const ProtobufCIterType iter__empty__only_empty__iter_type;
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,

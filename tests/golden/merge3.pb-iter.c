@@ -105,24 +105,8 @@ fail:
 }
 
 const ProtobufCIterType iter__merge3__inner3__iter_type = {
-  &iter__merge3__inner3__descriptor, iter__merge3__inner3__iter_unpack_ex, iter__merge3__inner3__iter_unpacked_size_ex
+  &iter__merge3__inner3__descriptor, &iter__merge3__inner3__iter_message
 };
-
-ptrdiff_t iter__merge3__inner3__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&iter__merge3__inner3__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__merge3__inner3__iter_unpack_merge_ex(Iter__Merge3__Inner3 *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&iter__merge3__inner3__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__merge3__inner3__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&iter__merge3__inner3__iter_message, data, len, opts, status);
-}
 
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
 
@@ -200,21 +184,5 @@ fail:
 }
 
 const ProtobufCIterType iter__merge3__outer3__iter_type = {
-  &iter__merge3__outer3__descriptor, iter__merge3__outer3__iter_unpack_ex, iter__merge3__outer3__iter_unpacked_size_ex
+  &iter__merge3__outer3__descriptor, &iter__merge3__outer3__iter_message
 };
-
-ptrdiff_t iter__merge3__outer3__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&iter__merge3__outer3__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__merge3__outer3__iter_unpack_merge_ex(Iter__Merge3__Outer3 *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&iter__merge3__outer3__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__merge3__outer3__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&iter__merge3__outer3__iter_message, data, len, opts, status);
-}

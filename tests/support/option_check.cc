@@ -98,7 +98,7 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
                           std::to_string(o.max_depth) + ": ";
   std::string p;
   ProtobufCIterStatus st;
-  const ptrdiff_t size = t.iter_type->unpacked_size(data, len, &o, &st);
+  const ptrdiff_t size = protobuf_c_iter_unpacked_size(t.iter_type, data, len, &o, &st);
   if (st.code != (size < 0 ? size : 0)) p += tag + "unpacked_size_ex status disagrees; ";
   if (size < 0) {
     if (plain.code >= 0) {
@@ -116,7 +116,7 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
       }
       // unpack_ex fails too, within the plain decode's buffer.
       ExactBuffer buf(static_cast<size_t>(plain.unpacked_size));
-      ptrdiff_t r = t.iter_type->unpack(data, len, buf.data, buf.size, &o, &st);
+      ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &st);
       if (r != PROTOBUF_C_ITER_ERR_BAD_UTF8 && r != PROTOBUF_C_ITER_ERR_DEPTH) {
         p += tag + "unpack_ex returned " + std::to_string(r) + "; ";
       }
@@ -128,7 +128,7 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
   }
   if (plain.code < 0) return p + tag + "accepts what the plain decode rejects; ";
   ExactBuffer buf(static_cast<size_t>(size));
-  ptrdiff_t r = t.iter_type->unpack(data, len, buf.data, buf.size, &o, &st);
+  ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &st);
   if (r != size) {
     return p + tag + "unpack_ex returned " + std::to_string(r) + " for unpacked_size " +
            std::to_string(size) + "; ";
@@ -138,7 +138,7 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
   }
   if (size > 1) {
     ExactBuffer short_buf(static_cast<size_t>(size) - 1);
-    if (t.iter_type->unpack(data, len, short_buf.data, short_buf.size, &o, nullptr) !=
+    if (protobuf_c_iter_unpack(t.iter_type, data, len, short_buf.data, short_buf.size, &o, nullptr) !=
         PROTOBUF_C_ITER_ERR_NO_MEMORY) {
       p += tag + "one byte short did not fail with NO_MEMORY; ";
     }

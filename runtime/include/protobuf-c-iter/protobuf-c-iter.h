@@ -35,13 +35,15 @@
  *       of where and why decoding stopped. unpacked_size_ex with options
  *       gives the size unpack_ex needs with the same options.
  *
- *   The plain three are `static inline` in the header, calls of their _ex
- *   forms with (NULL, NULL): a program carries only the entry points it
- *   uses. Their addresses differ between translation units; use the _ex
- *   forms (or x__iter_type) where one function pointer per type matters.
+ *   All six are `static inline` in the header: the plain three call their
+ *   _ex forms with (NULL, NULL), which call the runtime's generic entry
+ *   points below with x__iter_type. A program carries only the entry points
+ *   it uses. Their addresses differ between translation units; use the
+ *   generic functions with x__iter_type where one function per type
+ *   matters.
  *
  *   extern const ProtobufCIterType x__iter_type;
- *       The type's descriptor and _ex functions, for generic code such as
+ *       The type, for generic code: protobuf_c_iter_unpack() and friends,
  *       the stream reader (<protobuf-c-iter/stream.h>).
  *
  * The input must not change during a call, and `buf` must not overlap it:
@@ -233,17 +235,32 @@ typedef struct ProtobufCIterStatus {
  * order. unpacked_size_ex may report another of them: it checks merged
  * sub-messages after the fields that follow them. Both fail. */
 
-/* A message type's decoders, for code that handles any type. Generated as
+/* A message type, for code that handles any type: generated as
  * `x__iter_type` for every message. */
+struct PbciMessage;
 typedef struct ProtobufCIterType {
-  const struct ProtobufCMessageDescriptor *descriptor;
-  ptrdiff_t (*unpack)(const uint8_t *data, size_t len, void *buf,
-                      size_t buf_size, const ProtobufCIterOptions *opts,
-                      ProtobufCIterStatus *status);
-  ptrdiff_t (*unpacked_size)(const uint8_t *data, size_t len,
-                             const ProtobufCIterOptions *opts,
-                             ProtobufCIterStatus *status);
+  const struct ProtobufCMessageDescriptor *descriptor; /* protoc-c's */
+  const struct PbciMessage *impl; /* the decoder's tables (internal) */
 } ProtobufCIterType;
+
+/* x__iter_unpack_ex, x__iter_unpack_merge_ex and x__iter_unpacked_size_ex
+ * for the message type `type` (an x__iter_type): the generated functions
+ * are inline calls of these. `msg` is an X, as for x__iter_unpack_merge. A
+ * NULL `type` is PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
+ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
+                                 const uint8_t *data, size_t len, void *buf,
+                                 size_t buf_size,
+                                 const ProtobufCIterOptions *opts,
+                                 ProtobufCIterStatus *status);
+ptrdiff_t protobuf_c_iter_unpack_merge(const ProtobufCIterType *type,
+                                       void *msg, const uint8_t *data,
+                                       size_t len, void *buf, size_t buf_size,
+                                       const ProtobufCIterOptions *opts,
+                                       ProtobufCIterStatus *status);
+ptrdiff_t protobuf_c_iter_unpacked_size(const ProtobufCIterType *type,
+                                        const uint8_t *data, size_t len,
+                                        const ProtobufCIterOptions *opts,
+                                        ProtobufCIterStatus *status);
 
 /* A short static English description of `code` (one of the codes above),
  * e.g. "malformed input"; "unknown error" for anything else. */

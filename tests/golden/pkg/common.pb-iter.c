@@ -114,21 +114,5 @@ fail:
 }
 
 const ProtobufCIterType iter__pkg__common__point__iter_type = {
-  &iter__pkg__common__point__descriptor, iter__pkg__common__point__iter_unpack_ex, iter__pkg__common__point__iter_unpacked_size_ex
+  &iter__pkg__common__point__descriptor, &iter__pkg__common__point__iter_message
 };
-
-ptrdiff_t iter__pkg__common__point__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpack(&iter__pkg__common__point__iter_message, NULL, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__pkg__common__point__iter_unpack_merge_ex(Iter__Pkg__Common__Point *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status) {
-  return pbci_unpack_merge(&iter__pkg__common__point__iter_message, msg, data, len, buf, buf_size, opts, status);
-}
-
-ptrdiff_t iter__pkg__common__point__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return pbci_unpacked_size(&iter__pkg__common__point__iter_message, data, len, opts, status);
-}

@@ -23,25 +23,35 @@ struct PbciArena;
 
 /* ---- Iter__Pkg__Common__Point (iter.pkg.common.Point) ---- */
 
+/* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
+extern const ProtobufCIterType iter__pkg__common__point__iter_type;
+
 /* Decodes `data` into `buf` with decode options (NULL for the defaults)
  * and a status report (NULL if not wanted); the message is (Iter__Pkg__Common__Point *)buf.
  * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
-ptrdiff_t iter__pkg__common__point__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
-    size_t buf_size, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__pkg__common__point__iter_unpack_ex(const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack(&iter__pkg__common__point__iter_type, data, len, buf, buf_size, opts, status);
+}
 
 /* Merges `data` into `msg` (from an earlier unpack, or ITER__PKG__COMMON__POINT__INIT), taking
  * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
-ptrdiff_t iter__pkg__common__point__iter_unpack_merge_ex(Iter__Pkg__Common__Point *msg, const uint8_t *data,
-    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
-    ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__pkg__common__point__iter_unpack_merge_ex(Iter__Pkg__Common__Point *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack_merge(&iter__pkg__common__point__iter_type, msg, data, len, buf, buf_size,
+      opts, status);
+}
 
 /* The exact buffer size iter__pkg__common__point__iter_unpack_ex needs for `data` with the
  * same options, or the error it would return. */
-ptrdiff_t iter__pkg__common__point__iter_unpacked_size_ex(const uint8_t *data, size_t len,
-    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status);
+static inline ptrdiff_t iter__pkg__common__point__iter_unpacked_size_ex(const uint8_t *data,
+    size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpacked_size(&iter__pkg__common__point__iter_type, data, len, opts, status);
+}
 
-/* The same three with the default options and no status: inline, so that
- * a program carries only the entry points it calls. */
+/* The same three with the default options and no status. */
 static inline ptrdiff_t iter__pkg__common__point__iter_unpack(const uint8_t *data, size_t len,
     void *buf, size_t buf_size) {
   return iter__pkg__common__point__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
@@ -54,9 +64,6 @@ static inline ptrdiff_t iter__pkg__common__point__iter_unpacked_size(const uint8
     size_t len) {
   return iter__pkg__common__point__iter_unpacked_size_ex(data, len, NULL, NULL);
 }
-
-/* The descriptor and _ex functions, for generic code (stream readers). */
-extern const ProtobufCIterType iter__pkg__common__point__iter_type;
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__pkg__common__point__iter_decode(void *msg, const uint8_t *p,

@@ -202,22 +202,6 @@ PBCI_INLINE const PbciFieldInfo *pbci_find_field(const PbciMessage *type,
   return pbci_search_field(type, number);
 }
 
-/* The public functions of every message: x__iter_unpack[_ex] (msg NULL: a
- * new message at the start of buf, or msg to merge into),
- * x__iter_unpack_merge[_ex] (msg NULL is an invalid argument) and
- * x__iter_unpacked_size[_ex]. */
-ptrdiff_t pbci_unpack(const PbciMessage *type, void *msg, const uint8_t *data,
-                      size_t len, void *buf, size_t buf_size,
-                      const ProtobufCIterOptions *opts,
-                      ProtobufCIterStatus *status);
-ptrdiff_t pbci_unpack_merge(const PbciMessage *type, void *msg,
-                            const uint8_t *data, size_t len, void *buf,
-                            size_t buf_size, const ProtobufCIterOptions *opts,
-                            ProtobufCIterStatus *status);
-ptrdiff_t pbci_unpacked_size(const PbciMessage *type, const uint8_t *data,
-                             size_t len, const ProtobufCIterOptions *opts,
-                             ProtobufCIterStatus *status);
-
 /* ---- reporting failures ---- */
 
 /* Records `code` at the field whose key starts at `at` (in a message
