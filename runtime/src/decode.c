@@ -166,29 +166,6 @@ size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   return n;
 }
 
-ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data, size_t len,
-                          void *buf, size_t buf_size) {
-  if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  if (buf == NULL && buf_size != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  if ((uintptr_t)buf % PROTOBUF_C_ITER_BUF_ALIGN != 0) {
-    return PROTOBUF_C_ITER_ERR_ALIGNMENT;
-  }
-  /* The decoder reads data twice (array sizes are counted ahead): writing
-   * into it while decoding would break the counts. */
-  if (len != 0 && buf_size != 0 &&
-      (uintptr_t)data < (uintptr_t)buf + buf_size &&
-      (uintptr_t)buf < (uintptr_t)data + len) {
-    return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  }
-  /* Results are ptrdiff_t: never use more than PTRDIFF_MAX bytes. */
-  if (buf_size > PTRDIFF_MAX) buf_size = PTRDIFF_MAX;
-  a->base = (unsigned char *)buf;
-  a->top = buf_size != 0 ? a->base + buf_size : a->base;
-  a->lo = a->base;
-  a->hi = a->top;
-  return 0;
-}
-
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size) {
   size_t n = n_old + n_add;
