@@ -5,6 +5,7 @@
 #include <protobuf-c-iter/internal/decode.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -353,6 +354,73 @@ TEST(Runtime, SizerRefusesTablesNeedingMoreScratchThanItHolds) {
             PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
   type.n_counts = 8;
   EXPECT_EQ(pbci_measure_top(&type, empty, empty, &size), 0);
+}
+
+}  // namespace
+
+namespace {
+
+// Runs of up to 16 bytes take another path (read once into a local array,
+// not counted first): every sample alone and in pairs, for every varint
+// conversion, must give what the reference gives; a run ending inside a
+// varint, or holding one of 11 bytes, is malformed and stores nothing.
+TEST(Runtime, ShortPackedRunsMatchTheReference) {
+  const auto values = VarintSamples();
+  const unsigned kinds[] = {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
+                            PBCI_PACKED_SINT64};
+  for (unsigned kind : kinds) {
+    const size_t size = kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
+    for (size_t i = 0; i < values.size(); i++) {
+      for (size_t j = 0; j <= values.size(); j++) {
+        std::vector<std::vector<uint8_t>> run_values = {values[i]};
+        if (j < values.size()) run_values.push_back(values[j]);
+        std::vector<uint8_t> run;
+        for (const auto& v : run_values) run.insert(run.end(), v.begin(), v.end());
+        if (run.size() > 16) continue;
+        alignas(max_align_t) unsigned char buf[256];
+        PbciArena a;
+        ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+        size_t n = 0, cap = 0;
+        PbciAppend r =
+            pbci_append_packed(&a, nullptr, &n, &cap, run.data(), run.data() + run.size(), kind);
+        ASSERT_EQ(r.err, 0) << kind << " " << i << " " << j;
+        ASSERT_EQ(n, run_values.size());
+        for (size_t k = 0; k < n; k++) {
+          const uint64_t raw = ReferenceVarint(run_values[k]);
+          const unsigned char* at = static_cast<const unsigned char*>(r.array) + k * size;
+          if (size == 4) {
+            int32_t got;
+            memcpy(&got, at, 4);
+            const int32_t want = kind == PBCI_PACKED_SINT32
+                                     ? pbci_zigzag32(static_cast<uint32_t>(raw))
+                                     : static_cast<int32_t>(static_cast<uint32_t>(raw));
+            EXPECT_EQ(got, want) << kind << " " << k;
+          } else {
+            int64_t got;
+            memcpy(&got, at, 8);
+            const int64_t want =
+                kind == PBCI_PACKED_SINT64 ? pbci_zigzag64(raw) : static_cast<int64_t>(raw);
+            EXPECT_EQ(got, want) << kind << " " << k;
+          }
+        }
+      }
+    }
+    const std::vector<std::vector<uint8_t>> bad = {
+        {0x01, 0x80},                                                        // ends inside
+        {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},  // 11 bytes
+    };
+    for (const auto& run : bad) {
+      alignas(max_align_t) unsigned char buf[64];
+      PbciArena a;
+      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+      size_t n = 0, cap = 0;
+      PbciAppend r =
+          pbci_append_packed(&a, nullptr, &n, &cap, run.data(), run.data() + run.size(), kind);
+      EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
+      EXPECT_EQ(n, 0u);
+      EXPECT_EQ(a.lo, buf);  // nothing allocated
+    }
+  }
 }
 
 }  // namespace

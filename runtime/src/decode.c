@@ -308,6 +308,53 @@ PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
   }
 }
 
+/* Short packed runs of varints (a few tags, a path) are read once into a
+ * local array, counting as they go, instead of counted first: the count
+ * costs more than the reading. */
+#define SHORT_RUN 16u /* bytes, so at most 16 values */
+
+/* append_packed for a run of varints of at most SHORT_RUN bytes. */
+PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
+                                        size_t *cap, const uint8_t *p,
+                                        const uint8_t *end, unsigned kind,
+                                        size_t size) {
+  uint64_t v[SHORT_RUN];
+  size_t count = 0, i;
+  unsigned char *out;
+  PbciAppend r = {array, 0};
+  while (p < end) {
+    /* One- and two-byte values inline, longer ones out of line. */
+    if (p[0] < 0x80) {
+      v[count++] = *p++;
+      continue;
+    }
+    if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
+      v[count++] = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+      p += 2;
+      continue;
+    }
+    p = pbci_read_varint(p, end, &v[count++]);
+    if (p == NULL) {
+      r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+      return r;
+    }
+  }
+  /* An empty run may find no array at all (NULL + 0 is undefined in C). */
+  if (count == 0) return r;
+  if (count > *cap - *n) {
+    void *grown = pbci_grow_to(a, array, *n, cap, *n + count, size);
+    if (grown == NULL) {
+      r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      return r;
+    }
+    r.array = grown;
+  }
+  out = (unsigned char *)r.array + *n * size;
+  for (i = 0; i < count; i++) out = store_varint(out, v[i], kind);
+  *n += count;
+  return r;
+}
+
 /* The body of pbci_append_packed for a constant kind. */
 PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
                                      size_t *cap, const uint8_t *p,
@@ -318,11 +365,15 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
                           ? 8
                       : kind == PBCI_PACKED_BOOL ? sizeof(protobuf_c_boolean)
                                                  : 4;
-  const size_t count =
-      kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
-          ? pbci_count_fixed(p, end, size)
-          : pbci_count_varints(p, end);
+  size_t count;
   PbciAppend r = {array, 0};
+  if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
+      kind != PBCI_PACKED_BOOL && (size_t)(end - p) <= SHORT_RUN) {
+    return append_short_run(a, array, n, cap, p, end, kind, size);
+  }
+  count = kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
+              ? pbci_count_fixed(p, end, size)
+              : pbci_count_varints(p, end);
   if (count == (size_t)-1) {
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;
