@@ -197,19 +197,19 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
            "run */\n");
   if (!f.packed_label.empty())
     p->Print("    $label$:\n", "label", f.packed_label);
-  PrintReadLen(p);
-  // One runtime call per run: it counts the run, grows a full array for
-  // all of it (see "arrays" in the runtime's decode.h) and converts.
+  // One runtime call per run: it reads the length, counts the run, grows a
+  // full array for all of it (see "arrays" in the runtime's decode.h) and
+  // converts.
   p->Print(vars, R"(      {
         PbciAppend run = pbci_append_packed(arena, msg->$member$, &msg->$count$,
-            &$cap$, p, value_end, $packed_kind$);
-        if (run.err < 0) {
+            &$cap$, p, end, $packed_kind$);
+        if (run.next == NULL) {
           r = run.err;
           goto fail;
         }
         msg->$member$ = run.array;
+        p = run.next;
       }
-      p = value_end;
 )");
   PrintNext(f, p);
 }
@@ -244,9 +244,8 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kBool; })) {
     p->Print("  protobuf_c_boolean b;\n");
   }
-  if (Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kMessage || f.packable;
-      })) {
+  if (Any(m,
+          [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
     p->Print("  const uint8_t *value_end;\n");
   }
   if (m.n_required_bits > 0) {

@@ -136,6 +136,18 @@ std::vector<uint8_t> LengthPrefixed(const std::vector<uint8_t>& value) {
   return wire;
 }
 
+// Appends the packed run `run`, framed as on the wire (its length prefix,
+// then one byte of the next field), and checks where the call stops.
+PbciAppend AppendRun(PbciArena* a, void* array, size_t* n, size_t* cap,
+                     const std::vector<uint8_t>& run, unsigned kind) {
+  std::vector<uint8_t> wire = LengthPrefixed(run);
+  wire.push_back(0x08);
+  const uint8_t* end = wire.data() + wire.size();
+  PbciAppend r = pbci_append_packed(a, array, n, cap, wire.data(), end, kind);
+  EXPECT_EQ(r.next, r.err == 0 ? end - 1 : nullptr);
+  return r;
+}
+
 // An arena over `buf` holding exactly `size` bytes, no options.
 PbciArena ArenaOf(std::vector<unsigned char>* buf, size_t size) {
   PbciArena a = {};
@@ -249,8 +261,7 @@ void CheckPackedRun(unsigned kind,
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   T old[2] = {T(1), T(0)};
   size_t n = 2, cap = 2;
-  PbciAppend r = pbci_append_packed(&a, old, &n, &cap, run.data(),
-                                    run.data() + run.size(), kind);
+  PbciAppend r = AppendRun(&a, old, &n, &cap, run, kind);
   ASSERT_EQ(r.err, 0);
   ASSERT_EQ(n, 2 + want_n);
   ASSERT_GE(cap, n);
@@ -264,15 +275,13 @@ void CheckPackedRun(unsigned kind,
     EXPECT_EQ(got[k++], convert(std::vector<uint8_t>{static_cast<uint8_t>(i)}));
   }
   // Failures leave the array and its count alone.
-  const uint8_t bad[] = {0x01, 0x80};  // ends inside a varint
-  r = pbci_append_packed(&a, old, &n, &cap, bad, bad + 2, kind);
+  r = AppendRun(&a, old, &n, &cap, {0x01, 0x80}, kind);  // ends inside a varint
   EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
   EXPECT_EQ(r.array, static_cast<void*>(old));
   size_t n2 = 2, cap2 = 2;
   PbciArena full;
   ASSERT_EQ(pbci_arena_init(&full, nullptr, 0, buf, 8), 0);
-  r = pbci_append_packed(&full, old, &n2, &cap2, run.data(),
-                         run.data() + run.size(), kind);
+  r = AppendRun(&full, old, &n2, &cap2, run, kind);
   EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_NO_MEMORY);
   EXPECT_EQ(r.array, static_cast<void*>(old));
   EXPECT_EQ(n2, 2u);
@@ -304,13 +313,12 @@ TEST(Runtime, PackedVarintRunsConvertLikeSingleValues) {
 }
 
 TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
-  const uint8_t run[] = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
+  const std::vector<uint8_t> run = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
   alignas(max_align_t) unsigned char buf[64];
   PbciArena a;
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   size_t n = 0, cap = 0;
-  PbciAppend r = pbci_append_packed(&a, nullptr, &n, &cap, run, run + 12,
-                                    PBCI_PACKED_FIXED32);
+  PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, PBCI_PACKED_FIXED32);
   ASSERT_EQ(r.err, 0);
   ASSERT_EQ(n, 3u);
   const uint32_t* u32 = static_cast<const uint32_t*>(r.array);
@@ -318,20 +326,17 @@ TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
   EXPECT_EQ(u32[1], 0xffffffffu);
   EXPECT_EQ(u32[2], 2u);
   size_t n64 = 0, cap64 = 0;
-  r = pbci_append_packed(&a, nullptr, &n64, &cap64, run, run + 8,
-                         PBCI_PACKED_FIXED64);
+  r = AppendRun(&a, nullptr, &n64, &cap64, {run.begin(), run.begin() + 8}, PBCI_PACKED_FIXED64);
   ASSERT_EQ(r.err, 0);
   ASSERT_EQ(n64, 1u);
   EXPECT_EQ(static_cast<const uint64_t*>(r.array)[0], 0xffffffff00000001u);
   // Not a whole number of values.
-  r = pbci_append_packed(&a, r.array, &n64, &cap64, run, run + 12,
-                         PBCI_PACKED_FIXED64);
+  r = AppendRun(&a, r.array, &n64, &cap64, run, PBCI_PACKED_FIXED64);
   EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
   EXPECT_EQ(n64, 1u);
   // An empty run with no array yet: still no array, no arithmetic on NULL.
   size_t n0 = 0, cap0 = 0;
-  r = pbci_append_packed(&a, nullptr, &n0, &cap0, run, run,
-                         PBCI_PACKED_FIXED32);
+  r = AppendRun(&a, nullptr, &n0, &cap0, {}, PBCI_PACKED_FIXED32);
   EXPECT_EQ(r.err, 0);
   EXPECT_EQ(r.array, nullptr);
   EXPECT_EQ(n0, 0u);
@@ -382,7 +387,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
         ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
         size_t n = 0, cap = 0;
         PbciAppend r =
-            pbci_append_packed(&a, nullptr, &n, &cap, run.data(), run.data() + run.size(), kind);
+            AppendRun(&a, nullptr, &n, &cap, run, kind);
         ASSERT_EQ(r.err, 0) << kind << " " << i << " " << j;
         ASSERT_EQ(n, run_values.size());
         for (size_t k = 0; k < n; k++) {
@@ -415,11 +420,20 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
       ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
       size_t n = 0, cap = 0;
       PbciAppend r =
-          pbci_append_packed(&a, nullptr, &n, &cap, run.data(), run.data() + run.size(), kind);
+          AppendRun(&a, nullptr, &n, &cap, run, kind);
       EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
       EXPECT_EQ(n, 0u);
       EXPECT_EQ(a.lo, buf);  // nothing allocated
     }
+    // A length prefix past the end of the message.
+    const uint8_t cut[] = {0x05, 0x01, 0x02};
+    alignas(max_align_t) unsigned char buf[64];
+    PbciArena a;
+    ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+    size_t n = 0, cap = 0;
+    PbciAppend r = pbci_append_packed(&a, nullptr, &n, &cap, cut, cut + 3, kind);
+    EXPECT_EQ(r.next, nullptr);
+    EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
   }
 }
 

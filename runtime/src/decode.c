@@ -321,7 +321,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
   uint64_t v[SHORT_RUN];
   size_t count = 0, i;
   unsigned char *out;
-  PbciAppend r = {array, 0};
+  PbciAppend r = {array, NULL, 0};
   while (p < end) {
     /* One- and two-byte values inline, longer ones out of line. */
     if (p[0] < 0x80) {
@@ -366,7 +366,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
                       : kind == PBCI_PACKED_BOOL ? sizeof(protobuf_c_boolean)
                                                  : 4;
   size_t count;
-  PbciAppend r = {array, 0};
+  PbciAppend r = {array, NULL, 0};
   if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
       kind != PBCI_PACKED_BOOL && (size_t)(end - p) <= SHORT_RUN) {
     return append_short_run(a, array, n, cap, p, end, kind, size);
@@ -393,10 +393,11 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   return r;
 }
 
-PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
-                              const uint8_t *p, const uint8_t *end,
-                              unsigned kind) {
-  /* One copy of the loop per kind: the dispatch costs once per run. */
+/* The run [p, end) as pbci_append_packed appends it, for each kind: one
+ * copy of the loop per kind, so the dispatch costs once per run. */
+PBCI_INLINE PbciAppend append_run(PbciArena *a, void *array, size_t *n,
+                                  size_t *cap, const uint8_t *p,
+                                  const uint8_t *end, unsigned kind) {
   switch (kind) {
     case PBCI_PACKED_VARINT32:
       return append_packed(a, array, n, cap, p, end, PBCI_PACKED_VARINT32);
@@ -413,6 +414,22 @@ PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
     default:
       return append_packed(a, array, n, cap, p, end, PBCI_PACKED_FIXED64);
   }
+}
+
+PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
+                              const uint8_t *p, const uint8_t *end,
+                              unsigned kind) {
+  PbciAppend r;
+  p = pbci_read_len(p, end, &end);
+  if (p == NULL) {
+    r.array = array;
+    r.next = NULL;
+    r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return r;
+  }
+  r = append_run(a, array, n, cap, p, end, kind);
+  r.next = r.err == 0 ? end : NULL;
+  return r;
 }
 
 /* ---- strings and bytes ---- */

@@ -628,6 +628,7 @@ void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
  * grows, and 0 or an error code. */
 typedef struct PbciAppend {
   void *array;
+  const uint8_t *next; /* the byte after the run; NULL on failure */
   ptrdiff_t err;
 } PbciAppend;
 
@@ -641,12 +642,13 @@ typedef struct PbciAppend {
 #define PBCI_PACKED_FIXED32 5u  /* fixed32, sfixed32, float: wire bytes */
 #define PBCI_PACKED_FIXED64 6u  /* fixed64, sfixed64, double: wire bytes */
 
-/* Appends the packed run [p, end) of a repeated field to `array` (*n
- * elements, capacity *cap), converted as `kind` (PBCI_PACKED_*) says:
- * counts the run, grows a full array for all of it (see "arrays" above),
- * then stores each value. On failure the array comes back unchanged with
- * err PROTOBUF_C_ITER_ERR_MALFORMED or PROTOBUF_C_ITER_ERR_NO_MEMORY, and
- * *n is unchanged. Out of line: one call per run, shared by every packed
+/* Appends the packed run whose length prefix is at p (after the field's
+ * key; the run must end by `end`) to `array` (*n elements, capacity *cap),
+ * converted as `kind` (PBCI_PACKED_*) says: counts the run, grows a full
+ * array for all of it (see "arrays" above), then stores each value. On
+ * failure `next` is NULL, the array comes back unchanged with err
+ * PROTOBUF_C_ITER_ERR_MALFORMED or PROTOBUF_C_ITER_ERR_NO_MEMORY, and *n
+ * is unchanged. Out of line: one call per run, shared by every packed
  * field. */
 PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
                               size_t *cap, const uint8_t *p,
