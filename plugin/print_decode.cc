@@ -146,7 +146,27 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
-void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
+// An unpacked element of a field declared packed: legal, but every
+// conforming serializer writes such fields packed, so one runtime call
+// instead of an inline case.
+void PrintRareElement(const FieldModel& f, const Vars& vars, Printer* p) {
+  PrintLabels(f, vars, p);
+  p->Print(vars, R"(      {
+        /* Rare: serializers write this field packed. */
+        PbciAppend one = pbci_append_element(arena, msg->$member$, &msg->$count$,
+            &$cap$, field, end, $packed_kind$);
+        if (one.next == NULL) {
+          r = one.err;
+          goto fail;
+        }
+        msg->$member$ = one.array;
+        p = one.next;
+      }
+      break;
+)");
+}
+
+void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
   PrintLabels(f, vars, p);
   PrintGrowRun(p, vars);
   switch (f.read) {
@@ -191,7 +211,9 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
       break;
   }
   PrintNext(f, p);
-  if (!f.packable) return;
+}
+
+void PrintPackedRun(const FieldModel& f, const Vars& vars, Printer* p) {
   p->Print(vars,
            "    case PBCI_TAG($number$, PBCI_WT_LEN): /* $member$: a packed "
            "run */\n");
@@ -214,6 +236,15 @@ void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
+void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {
+  if (f.packed) {
+    PrintRareElement(f, vars, p);
+  } else {
+    PrintUnpacked(f, vars, p);
+  }
+  if (f.packable) PrintPackedRun(f, vars, p);
+}
+
 void PrintDecodeFunction(const MessageModel& m, Printer* p) {
   p->Print(R"(
 /* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
@@ -230,18 +261,26 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   uint64_t tag;
 )",
            "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
-  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kVarint; })) {
+  // Scalars read inline; unpacked elements of packed fields are read by the
+  // runtime (PrintRareElement).
+  if (Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kVarint && !f.packed;
+      })) {
     p->Print("  uint64_t v;\n");
   }
-  if (Any(m,
-          [](const FieldModel& f) { return f.read == ReadKind::kFixed32; })) {
+  if (Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kFixed32 && !f.packed;
+      })) {
     p->Print("  uint32_t u32;\n");
   }
-  if (Any(m,
-          [](const FieldModel& f) { return f.read == ReadKind::kFixed64; })) {
+  if (Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kFixed64 && !f.packed;
+      })) {
     p->Print("  uint64_t u64;\n");
   }
-  if (Any(m, [](const FieldModel& f) { return f.read == ReadKind::kBool; })) {
+  if (Any(m, [](const FieldModel& f) {
+        return f.read == ReadKind::kBool && !f.packed;
+      })) {
     p->Print("  protobuf_c_boolean b;\n");
   }
   if (Any(m,
@@ -305,8 +344,8 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   }
   // Arrays and sub-messages allocate from the low end; strings and unknown
   // fields report their own failures.
-  if (m.n_counts > 0 || Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kMessage;
+  if (Any(m, [](const FieldModel& f) {
+        return (f.repeated && !f.packed) || f.read == ReadKind::kMessage;
       })) {
     p->Print(R"(no_memory:
   r = PROTOBUF_C_ITER_ERR_NO_MEMORY;

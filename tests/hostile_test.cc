@@ -90,6 +90,17 @@ const std::vector<Edge>& Edges() {
        "aa 01 0b 81 80 80 80 80 80 80 80 80 80 00",
        PROTOBUF_C_ITER_ERR_MALFORMED},
       {"start-group on a known field", "0b 0c", PROTOBUF_C_ITER_ERR_MALFORMED},
+      // Fields declared packed, sent unpacked (legal; decoded by the
+      // runtime's pbci_append_element), then packed.
+      {"packed int32 sent unpacked, then packed", "c8 02 01 c8 02 96 01 ca 02 01 05", 0},
+      {"packed sint64 sent unpacked", "d0 02 03 d0 02 ff ff ff ff ff ff ff ff ff 01", 0},
+      {"packed fixed32 and double sent unpacked",
+       "dd 02 01 00 00 00 e1 02 00 00 00 00 00 00 f0 3f", 0},
+      {"packed bool sent unpacked as varint, fixed32 and fixed64",
+       "e8 02 00 ed 02 00 00 00 80 e9 02 00 00 00 00 00 00 00 02", 0},
+      {"packed enum sent unpacked", "f0 02 02 f0 02 01", 0},
+      {"packed int32 sent unpacked, cut", "c8 02 96", PROTOBUF_C_ITER_ERR_MALFORMED},
+      {"packed double sent unpacked, cut", "e1 02 00 00 00", PROTOBUF_C_ITER_ERR_MALFORMED},
   };
   return kEdges;
 }

@@ -233,6 +233,20 @@ void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
 
 /* ---- packed runs ---- */
 
+/* The size of one array element of a repeated field of `kind`. */
+PBCI_INLINE size_t packed_size(unsigned kind) {
+  switch (kind) {
+    case PBCI_PACKED_VARINT64:
+    case PBCI_PACKED_SINT64:
+    case PBCI_PACKED_FIXED64:
+      return 8;
+    case PBCI_PACKED_BOOL:
+      return sizeof(protobuf_c_boolean);
+    default:
+      return 4;
+  }
+}
+
 /* Stores one varint of a packed run at `out` as `kind` converts it; returns
  * the next element. Through memcpy: the array's elements are of the
  * field's type (an enum, say), not the conversion's. */
@@ -359,12 +373,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
 PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
                                      size_t *cap, const uint8_t *p,
                                      const uint8_t *end, unsigned kind) {
-  const size_t size = kind == PBCI_PACKED_VARINT64 ||
-                              kind == PBCI_PACKED_SINT64 ||
-                              kind == PBCI_PACKED_FIXED64
-                          ? 8
-                      : kind == PBCI_PACKED_BOOL ? sizeof(protobuf_c_boolean)
-                                                 : 4;
+  const size_t size = packed_size(kind);
   size_t count;
   PbciAppend r = {array, NULL, 0};
   if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
@@ -429,6 +438,56 @@ PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n, size_t *cap,
   }
   r = append_run(a, array, n, cap, p, end, kind);
   r.next = r.err == 0 ? end : NULL;
+  return r;
+}
+
+PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
+                               size_t *cap, const uint8_t *key,
+                               const uint8_t *end, unsigned kind) {
+  PbciAppend r = {array, NULL, PROTOBUF_C_ITER_ERR_MALFORMED};
+  const size_t size = packed_size(kind);
+  uint64_t tag, v = 0;
+  uint32_t u32 = 0;
+  protobuf_c_boolean b = 0;
+  unsigned char *out;
+  const uint8_t *p = key < end ? pbci_read_key(key, end, &tag) : NULL;
+  if (p == NULL) return r;
+  if (*n == *cap) {
+    void *grown = pbci_grow_run(a, array, *n, cap, size, key, p, end);
+    if (grown == NULL) {
+      r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      return r;
+    }
+    r.array = grown;
+  }
+  switch (kind) {
+    case PBCI_PACKED_FIXED32:
+      p = pbci_read_fixed32(p, end, &u32);
+      break;
+    case PBCI_PACKED_FIXED64:
+      p = pbci_read_fixed64(p, end, &v);
+      break;
+    case PBCI_PACKED_BOOL:
+      p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
+      break;
+    default:
+      p = pbci_read_varint(p, end, &v);
+      break;
+  }
+  if (p == NULL) return r;
+  out = (unsigned char *)r.array + *n * size;
+  if (kind == PBCI_PACKED_FIXED32) {
+    memcpy(out, &u32, 4);
+  } else if (kind == PBCI_PACKED_FIXED64) {
+    memcpy(out, &v, 8);
+  } else if (kind == PBCI_PACKED_BOOL) {
+    memcpy(out, &b, sizeof b);
+  } else {
+    store_varint(out, v, kind);
+  }
+  ++*n;
+  r.next = p;
+  r.err = 0;
   return r;
 }
 

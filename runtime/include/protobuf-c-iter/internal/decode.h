@@ -654,6 +654,16 @@ PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
                               size_t *cap, const uint8_t *p,
                               const uint8_t *end, unsigned kind);
 
+/* Appends one unpacked element of a repeated scalar field declared packed,
+ * whose key starts at `key` (p < end), converted as `kind` says (a bool
+ * with its key's wire type): a full array grows for the run of elements
+ * that starts here, as in generated cases. Every conforming serializer
+ * writes such fields packed, so this legal but rare form costs a call
+ * rather than generated code. Returns as pbci_append_packed does. */
+PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
+                               size_t *cap, const uint8_t *key,
+                               const uint8_t *end, unsigned kind);
+
 /* The field whose key starts at `p` matched none of the decoder's cases of
  * message `type`: a field of the type with a wire type it does not take is
  * malformed; any other is stored as protobuf-c does: tag = field number,
