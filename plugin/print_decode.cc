@@ -146,24 +146,33 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
   PrintNext(f, p);
 }
 
+// A call of the runtime's pbci_append_packed or pbci_append_element
+// ($append$), which append to the field's array from $from$ and say where
+// decoding goes on.
+void PrintAppend(const Vars& vars, Printer* p) {
+  p->Print(vars, R"(      {
+        PbciAppend run = $append$(arena, msg->$member$, &msg->$count$,
+            &$cap$, $from$, end, $packed_kind$);
+        if (run.next == NULL) {
+          r = run.err;
+          goto fail;
+        }
+        msg->$member$ = run.array;
+        p = run.next;
+      }
+)");
+}
+
 // An unpacked element of a field declared packed: legal, but every
 // conforming serializer writes such fields packed, so one runtime call
 // instead of an inline case.
-void PrintRareElement(const FieldModel& f, const Vars& vars, Printer* p) {
+void PrintRareElement(const FieldModel& f, Vars vars, Printer* p) {
   PrintLabels(f, vars, p);
-  p->Print(vars, R"(      {
-        /* Rare: serializers write this field packed. */
-        PbciAppend one = pbci_append_element(arena, msg->$member$, &msg->$count$,
-            &$cap$, field, end, $packed_kind$);
-        if (one.next == NULL) {
-          r = one.err;
-          goto fail;
-        }
-        msg->$member$ = one.array;
-        p = one.next;
-      }
-      break;
-)");
+  p->Print("      /* Rare: serializers write this field packed. */\n");
+  vars["append"] = "pbci_append_element";
+  vars["from"] = "field";
+  PrintAppend(vars, p);
+  p->Print("      break;\n");
 }
 
 void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
@@ -222,17 +231,10 @@ void PrintPackedRun(const FieldModel& f, const Vars& vars, Printer* p) {
   // One runtime call per run: it reads the length, counts the run, grows a
   // full array for all of it (see "arrays" in the runtime's decode.h) and
   // converts.
-  p->Print(vars, R"(      {
-        PbciAppend run = pbci_append_packed(arena, msg->$member$, &msg->$count$,
-            &$cap$, p, end, $packed_kind$);
-        if (run.next == NULL) {
-          r = run.err;
-          goto fail;
-        }
-        msg->$member$ = run.array;
-        p = run.next;
-      }
-)");
+  Vars append_vars = vars;
+  append_vars["append"] = "pbci_append_packed";
+  append_vars["from"] = "p";
+  PrintAppend(append_vars, p);
   PrintNext(f, p);
 }
 
