@@ -276,9 +276,10 @@ PBCI_INLINE unsigned char *store_varint(unsigned char *out, uint64_t v,
 /* The values of a counted run [p, end) stored from `out` on. Varints:
  * eight one-byte varints (small values, the usual case) at once, each value
  * being its byte, others without bounds checks (counting checked that each
- * ends inside the run). Bools: as pbci_read_bool reads them, which cannot
- * fail on a counted run. Fixed-width values: on a little-endian host the
- * wire bytes are the array's bytes. */
+ * ends inside the run). Bools: eight one-byte ones at once too, others as
+ * pbci_read_bool reads them, which cannot fail on a counted run.
+ * Fixed-width values: on a little-endian host the wire bytes are the
+ * array's bytes. */
 PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
                            const uint8_t *end, unsigned kind) {
   uint64_t v;
@@ -305,6 +306,16 @@ PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
   if (kind == PBCI_PACKED_BOOL) {
     protobuf_c_boolean b;
     while (p < end) {
+      if (pbci_eight_one_byte_varints(p, end)) {
+        /* A one-byte varint has a low bit set when it is not 0. */
+        for (i = 0; i < 8; i++) {
+          b = p[i] != 0;
+          memcpy(out, &b, sizeof b);
+          out += sizeof b;
+        }
+        p += 8;
+        continue;
+      }
       p = pbci_read_bool(p, end, PBCI_WT_VARINT, &b);
       memcpy(out, &b, sizeof b);
       out += sizeof b;
