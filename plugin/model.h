@@ -43,8 +43,9 @@ struct FieldModel {
   std::string value_expr;      // C expression turning the raw read into
                                // elem_type, e.g. "(int32_t)v"
   int fixed_size = 0;          // 4 or 8 for fixed-width kinds, else 0
-  std::string packed_kind;   // packable: the runtime function appending
-                               // a packed run, "PBCI_PACKED_SINT32"
+  std::string packed_kind;     // packable: how the runtime's
+                               // pbci_append_packed/_element convert its
+                               // values, "PBCI_PACKED_SINT32"
 
   // kMessage: the sub-message type.
   std::string sub_struct;  // "Foo__Sub"

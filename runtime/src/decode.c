@@ -485,7 +485,10 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
       p = pbci_read_varint(p, end, &v);
       break;
   }
-  if (p == NULL) return r;
+  if (p == NULL) {
+    r.array = array; /* as documented: unchanged on failure */
+    return r;
+  }
   out = (unsigned char *)r.array + *n * size;
   if (kind == PBCI_PACKED_FIXED32) {
     memcpy(out, &u32, 4);
