@@ -149,26 +149,30 @@ static const PbciFieldInfo $lower$__iter_fields[] = {
     p->Print("};\n");
   }
   if (m.own_sizer) {
-    vars["measure"] = m.lower + "__iter_measure";
+    vars["measure"] = m.lower + "__iter_measure,";
     p->Print(vars, R"(
 static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 )");
   } else {
-    vars["measure"] = "NULL /* the runtime's scratch suffices */";
+    vars["measure"] = "NULL, /* sizer: the runtime's scratch suffices */";
   }
   if (m.init_value) {
-    vars["init"] = "&" + m.lower + "__iter_init_value";
+    vars["init"] = "&" + m.lower + "__iter_init_value,";
     p->Print(vars, R"(
 /* protoc-c emits no $lower$__init here (gen_init_helpers = false). */
 static const $struct$ $lower$__iter_init_value = $init_macro$;
 )");
   } else {
-    vars["init"] = "NULL /* $descriptor$.message_init */";
+    vars["init"] =
+        "NULL, /* new instances: " + m.descriptor + ".message_init */";
   }
   p->Print(vars, R"(
 const PbciMessage $lower$__iter_message = {
-  sizeof($struct$), &$descriptor$, $init$, $lower$__iter_decode, $measure$,
+  sizeof($struct$), &$descriptor$,
+  $init$
+  $lower$__iter_decode,
+  $measure$
   $fields$, $n_fields$, /* fields */
   $n_counts$, /* repeated fields */
   $n_groups$, /* groups of merging sub-message occurrences */

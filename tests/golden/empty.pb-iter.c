@@ -14,7 +14,10 @@
 /* ==== Iter__Empty__Empty (iter.empty.Empty) ==== */
 
 const PbciMessage iter__empty__empty__iter_message = {
-  sizeof(Iter__Empty__Empty), &iter__empty__empty__descriptor, NULL /* $descriptor$.message_init */, iter__empty__empty__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Empty__Empty), &iter__empty__empty__descriptor,
+  NULL, /* new instances: iter__empty__empty__descriptor.message_init */
+  iter__empty__empty__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
   NULL, 0, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -78,7 +81,10 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
 };
 
 const PbciMessage iter__empty__only_empty__iter_message = {
-  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__descriptor, NULL /* $descriptor$.message_init */, iter__empty__only_empty__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__descriptor,
+  NULL, /* new instances: iter__empty__only_empty__descriptor.message_init */
+  iter__empty__only_empty__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
   iter__empty__only_empty__iter_fields, 2, /* fields */
   1, /* repeated fields */
   1, /* groups of merging sub-message occurrences */

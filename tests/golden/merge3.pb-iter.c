@@ -31,7 +31,10 @@ static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
 };
 
 const PbciMessage iter__merge3__inner3__iter_message = {
-  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__descriptor, NULL /* $descriptor$.message_init */, iter__merge3__inner3__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__descriptor,
+  NULL, /* new instances: iter__merge3__inner3__descriptor.message_init */
+  iter__merge3__inner3__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
   iter__merge3__inner3__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
@@ -121,7 +124,10 @@ static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
 };
 
 const PbciMessage iter__merge3__outer3__iter_message = {
-  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__descriptor, NULL /* $descriptor$.message_init */, iter__merge3__outer3__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__descriptor,
+  NULL, /* new instances: iter__merge3__outer3__descriptor.message_init */
+  iter__merge3__outer3__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
   iter__merge3__outer3__iter_fields, 1, /* fields */
   0, /* repeated fields */
   1, /* groups of merging sub-message occurrences */

@@ -34,7 +34,10 @@ static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
 };
 
 const PbciMessage iter__pkg__common__point__iter_message = {
-  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__descriptor, NULL /* $descriptor$.message_init */, iter__pkg__common__point__iter_decode, NULL /* the runtime's scratch suffices */,
+  sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__descriptor,
+  NULL, /* new instances: iter__pkg__common__point__descriptor.message_init */
+  iter__pkg__common__point__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
   iter__pkg__common__point__iter_fields, 3, /* fields */
   0, /* repeated fields */
   0, /* groups of merging sub-message occurrences */
