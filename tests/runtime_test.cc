@@ -386,8 +386,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
         PbciArena a;
         ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
         size_t n = 0, cap = 0;
-        PbciAppend r =
-            AppendRun(&a, nullptr, &n, &cap, run, kind);
+        PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
         ASSERT_EQ(r.err, 0) << kind << " " << i << " " << j;
         ASSERT_EQ(n, run_values.size());
         for (size_t k = 0; k < n; k++) {
@@ -419,8 +418,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
       PbciArena a;
       ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
       size_t n = 0, cap = 0;
-      PbciAppend r =
-          AppendRun(&a, nullptr, &n, &cap, run, kind);
+      PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
       EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
       EXPECT_EQ(n, 0u);
       EXPECT_EQ(a.lo, buf);  // nothing allocated

@@ -333,6 +333,22 @@ PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
   }
 }
 
+/* Gives r->array, holding n elements of capacity *cap, room for `count`
+ * more: a full array grows for all of them (see "arrays" in decode.h).
+ * Returns 0 with r->err set when the buffer is too small. */
+PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
+                          size_t count, size_t size) {
+  void *grown;
+  if (count <= *cap - n) return 1;
+  grown = pbci_grow_to(a, r->array, n, cap, n + count, size);
+  if (grown == NULL) {
+    r->err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return 0;
+  }
+  r->array = grown;
+  return 1;
+}
+
 /* Short packed runs of varints (a few tags, a path) are read once into a
  * local array, counting as they go, instead of counted first: the count
  * costs more than the reading. */
@@ -365,15 +381,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
     }
   }
   /* An empty run may find no array at all (NULL + 0 is undefined in C). */
-  if (count == 0) return r;
-  if (count > *cap - *n) {
-    void *grown = pbci_grow_to(a, array, *n, cap, *n + count, size);
-    if (grown == NULL) {
-      r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      return r;
-    }
-    r.array = grown;
-  }
+  if (count == 0 || !make_room(a, &r, *n, cap, count, size)) return r;
   out = (unsigned char *)r.array + *n * size;
   for (i = 0; i < count; i++) out = store_varint(out, v[i], kind);
   *n += count;
@@ -399,15 +407,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
     return r;
   }
   /* An empty run may find no array at all (NULL + 0 is undefined in C). */
-  if (count == 0) return r;
-  if (count > *cap - *n) {
-    void *grown = pbci_grow_to(a, array, *n, cap, *n + count, size);
-    if (grown == NULL) {
-      r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      return r;
-    }
-    r.array = grown;
-  }
+  if (count == 0 || !make_room(a, &r, *n, cap, count, size)) return r;
   store_run((unsigned char *)r.array + *n * size, p, end, kind);
   *n += count;
   return r;

@@ -239,7 +239,8 @@ PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
                              uint32_t wire_type);
 
 /* A varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf-c
- * does. */
+ * does. Inline for one byte only (every scalar case carries this code);
+ * the out-of-line reader tries two bytes first. */
 PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
                                               const uint8_t *end, uint64_t *v) {
   if (p < end && *p < 0x80) {
@@ -624,8 +625,8 @@ void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
 
-/* What appending a packed run leaves: the array, which moves when it
- * grows, and 0 or an error code. */
+/* What pbci_append_packed and pbci_append_element leave: the array, which
+ * moves when it grows, where decoding goes on, and 0 or an error code. */
 typedef struct PbciAppend {
   void *array;
   const uint8_t *next; /* the byte after the run; NULL on failure */
