@@ -266,6 +266,78 @@ TEST(DiscardUnknown, MergeKeepsUnknownFieldsTheMessageHas) {
   EXPECT_EQ(m->base.unknown_fields[0].tag, 99u);
 }
 
+// ---- unpacked_size's fast path and its limits ----
+
+// What unpacked_size_ex and unpack_ex (in a buffer of exactly that size)
+// disagree on under each combination of the flags, or "".
+std::string SizeMismatches(const ProtobufCIterType* t, const std::string& in,
+                           uint32_t max_depth = 0) {
+  std::string out;
+  for (uint32_t flags = 0; flags < 8; flags++) {
+    ProtobufCIterOptions o = Opts(flags, max_depth);
+    const ptrdiff_t size = protobuf_c_iter_unpacked_size(t, Data(in), in.size(), &o, nullptr);
+    Buffer buf(size >= 0 ? static_cast<size_t>(size) : 64 * in.size() + 4096);
+    const ptrdiff_t used =
+        protobuf_c_iter_unpack(t, Data(in), in.size(), buf.bytes.get(), buf.size, &o, nullptr);
+    if (used != size) {
+      out += "flags " + std::to_string(flags) + ": size " + std::to_string(size) + ", unpack " +
+             std::to_string(used) + "; ";
+    }
+  }
+  return out;
+}
+
+// One All3 level: a packed run, unpacked doubles, strings, bytes, map
+// entries, repeated and singular Leafs, a oneof, an unknown field, then the
+// level below as f_self.
+std::string All3Level(int level, const std::string& below) {
+  std::string leaf = VarintField(1, 7) + LenField(2, "leaf") + LenField(3, Varint(1) + Varint(300));
+  std::string m = VarintField(1, static_cast<uint64_t>(level)) + LenField(14, "level string") +
+                  LenField(15, "bytes") + LenField(17, leaf);
+  if (!below.empty()) m += LenField(18, below);
+  m += LenField(21, Varint(1) + Varint(2) + Varint(1u << 20));
+  for (int i = 0; i < 3; i++) m += Key(32, 1) + std::string(8, '\x01');
+  m += LenField(27, "one") + LenField(27, "two") + LenField(28, "b");
+  m += LenField(30, leaf) + LenField(30, leaf);
+  m += LenField(41, "oneof");
+  m += LenField(60, VarintField(1, 1) + LenField(2, "v1"));
+  m += LenField(60, VarintField(1, 2) + LenField(2, "v2"));
+  m += VarintField(999, 5) + LenField(1000, "unknown");
+  return m;
+}
+
+TEST(SizerFastPath, EqualsUnpackUnderEveryOptionBeforeAndPastItsScratch) {
+  // All3 has 25 repeated fields: a few levels fill the fast path's scratch
+  // for array counts, and from there the general sizer takes over.
+  std::string in;
+  for (int levels = 1; levels <= 24; levels++) {
+    in = All3Level(levels, in);
+    EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, in), "") << levels << " levels";
+  }
+}
+
+TEST(SizerFastPath, EqualsUnpackPastItsStack) {
+  // The fast path follows 128 levels; deeper ones go to the general sizer.
+  std::string body = VarintField(2, 5) + LenField(99, "unknown") + VarintField(3, 1);
+  for (int levels = 1; levels <= 140; levels++) {
+    body = LenField(4, body) + LenField(1, "x");
+    if (levels >= 120) {
+      EXPECT_EQ(SizeMismatches(&iter__merge__plain__iter_type, body, 200), "") << levels;
+    }
+  }
+}
+
+TEST(SizerFastPath, FaultsDeepInsideAreReportedAsUnpackReportsThem) {
+  // Bad UTF-8 (a fault only with VALIDATE_UTF8), a truncated varint: each
+  // nested a few levels deep.
+  std::string bad_utf8 = LenField(14, "\xff\xfe");
+  for (int i = 0; i < 5; i++) bad_utf8 = All3Level(i, bad_utf8);
+  EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, bad_utf8), "");
+  std::string truncated = Key(1, 0) + "\x80";
+  for (int i = 0; i < 5; i++) truncated = All3Level(i, truncated);
+  EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, truncated), "");
+}
+
 // ---- max_depth ----
 
 std::string NestedPlain(int levels) {

@@ -789,6 +789,14 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list,
                        PbciSize *size, uint32_t depth);
 
+/* unpacked_size's fast path (measure_fast.c) for the top-level message
+ * [p, end) of `type`: when every instance decodes from one occurrence and
+ * nothing is unusual (see there), sets size->lo and size->hi as
+ * pbci_measure would and returns 0; otherwise returns 1 and leaves `size`
+ * alone. Never reports a failure: the general sizer decides those. */
+ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
+                            const uint8_t *end, PbciSize *size);
+
 /* pbci_measure for the top-level message [p, end) of unpacked_size: with
  * scratch of its own when the type needs little, else through the type's
  * generated sizer. */

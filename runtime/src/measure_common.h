@@ -1,0 +1,143 @@
+/* What both sizers share (measure.c, measure_fast.c): reading usual keys,
+ * finding fields by them, the tight loop over plain fields, counting packed
+ * runs. Internal to the runtime's sources. */
+#ifndef PROTOBUF_C_ITER_MEASURE_COMMON_H
+#define PROTOBUF_C_ITER_MEASURE_COMMON_H
+
+#include "protobuf-c-iter/internal/decode.h"
+
+/* The key at p (p < end) as PbciFieldInfo::key holds usual keys: its first
+ * byte when that ends the key, else its first two bytes; sets *value past
+ * them. Returns 0, which is no field's key, for a lone byte at the end. */
+PBCI_INLINE uint32_t key16(const uint8_t *p, const uint8_t *end,
+                           const uint8_t **value) {
+  *value = p + 1;
+  if (p[0] < 0x80) return p[0];
+  if (end - p < 2) return 0;
+  *value = p + 2;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* The tag (number << 3 | wire type) of a key read by key16. */
+PBCI_INLINE uint32_t key16_tag(uint32_t key) {
+  return key < 0x80 ? key : (key & 0x7f) | (key >> 8) << 7;
+}
+
+/* The field of `type` whose usual key is `key` (from key16), or NULL. */
+static inline const PbciFieldInfo *find_key(const PbciMessage *type,
+                                            uint32_t key) {
+  const PbciFieldInfo *fi = pbci_find_field(type, key16_tag(key) >> 3);
+  return fi != NULL && fi->key == key ? fi : NULL;
+}
+
+/* The field after `fi`, up to `last`, whose usual key is `key`: among the
+ * next four, as optional fields are often absent; else NULL. */
+PBCI_INLINE const PbciFieldInfo *find_ahead(const PbciFieldInfo *fi,
+                                            const PbciFieldInfo *last,
+                                            uint32_t key) {
+  const PbciFieldInfo *stop = last - fi > 4 ? fi + 4 : last;
+  while (fi != stop) {
+    if ((++fi)->key == key) return fi;
+  }
+  return NULL;
+}
+
+/* The field expected after `fi`: the next one in number order, as
+ * serializers write them, or for a repeated field the same one again. */
+PBCI_INLINE const PbciFieldInfo *expect_after(const PbciMessage *type,
+                                              const PbciFieldInfo *fi) {
+  if (fi->flags & PBCI_FIELD_REPEATED) return fi;
+  return fi + 1 < type->fields + type->n_fields ? fi + 1 : fi;
+}
+
+/* Sizes the plain fields from p on, the bulk of most messages: fields whose
+ * op is PBCI_OP_VARINT to PBCI_OP_BYTES, with their usual key, found as the
+ * expected field (*expect) or by number, and values that frame at once (a
+ * varint of up to 10 bytes, a length of 1 byte). Adds strings' and bytes'
+ * copies to *hi; only called without the options that change those (UTF-8
+ * checks, aliased bytes). Returns where the first other field starts (or end),
+ * with *expect the field expected there. */
+PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
+                                      const PbciFieldInfo **expect,
+                                      const uint8_t *p, const uint8_t *end,
+                                      size_t *hi) {
+  const PbciFieldInfo *fi = *expect;
+  const PbciFieldInfo *const last = type->fields + type->n_fields - 1;
+  size_t copies = *hi;
+  while (p < end) {
+    const uint8_t *v = p + 1;
+    uint32_t key = p[0];
+    size_t avail;
+    if (key >= 0x80) {
+      if (end - p < 2) break;
+      key |= (uint32_t)p[1] << 8;
+      v++;
+    }
+    if (fi->key != key) {
+      const PbciFieldInfo *found = find_ahead(fi, last, key);
+      if (found == NULL) found = find_key(type, key);
+      if (found == NULL) break;
+      fi = found;
+    }
+    avail = (size_t)(end - v);
+    switch (fi->op) {
+      case PBCI_OP_VARINT:
+        if (avail >= 1 && v[0] < 0x80) {
+          p = v + 1;
+        } else {
+          /* Longer ones, up to 10 bytes: ids, hashes, negative numbers. */
+          size_t i, n = avail < 10 ? avail : 10;
+          for (i = 1; i < n && v[i] >= 0x80; i++) continue;
+          if (i >= n) goto out;
+          p = v + i + 1;
+        }
+        break;
+      case PBCI_OP_FIXED64:
+        if (avail < 8) goto out;
+        p = v + 8;
+        break;
+      case PBCI_OP_FIXED32:
+        if (avail < 4) goto out;
+        p = v + 4;
+        break;
+      case PBCI_OP_STRING:
+      case PBCI_OP_BYTES:
+        if (avail < 1 || v[0] >= 0x80 || avail - 1 < v[0]) goto out;
+        /* Copies cannot wrap `hi`: each adds at most twice its input. */
+        copies += (size_t)v[0] + (fi->op == PBCI_OP_STRING);
+        p = v + 1 + v[0];
+        break;
+      default:
+        goto out;
+    }
+    fi += fi != last;
+  }
+out:
+  *expect = fi;
+  *hi = copies;
+  return p;
+}
+
+/* Whether size_plain may size `type`'s plain fields: plain strings and
+ * bytes need no more than their copies with the default options. */
+PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
+  return type->n_fields != 0 &&
+         !(size->ctx.flags &
+           (PROTOBUF_C_ITER_VALIDATE_UTF8 | PROTOBUF_C_ITER_ALIAS_BYTES));
+}
+
+/* The elements a packed run [v, end) of a repeated scalar with op `op`
+ * holds, or (size_t)-1 when malformed. */
+PBCI_INLINE size_t count_packed(uint32_t op, const uint8_t *v,
+                                const uint8_t *end) {
+  switch (op) {
+    case PBCI_OP_PACKED_FIXED32:
+      return pbci_count_fixed(v, end, 4);
+    case PBCI_OP_PACKED_FIXED64:
+      return pbci_count_fixed(v, end, 8);
+    default:
+      return pbci_count_varints(v, end);
+  }
+}
+
+#endif /* PROTOBUF_C_ITER_MEASURE_COMMON_H */

@@ -1,0 +1,366 @@
+/* unpacked_size's fast path: one loop over the whole input with an explicit
+ * stack, for inputs where each message instance comes from one occurrence.
+ *
+ * The general sizer (measure.c) handles everything the decoder accepts,
+ * including sub-messages that merge from several occurrences, which is why
+ * it keeps lists of occurrences and measures each instance in a call of its
+ * own. Nearly every real input has no merges, no unknown fields and no
+ * faults; for those an instance is exactly its one occurrence and can be
+ * sized the moment its key is read, as the decoder would allocate it. This
+ * path does that and gives up on anything else: a group (singular message,
+ * oneof) seen twice in one instance, a field without its usual key (unknown
+ * fields, other wire types, long keys), malformed framing, missing required
+ * fields, nesting past the limit, a stack or scratch too small, totals near
+ * PTRDIFF_MAX. The caller then runs the general sizer from the start, which
+ * decides and reports exactly as before: this path only ever returns sizes
+ * the general sizer returns. */
+#include "measure_common.h"
+#include "protobuf-c-iter/internal/decode.h"
+
+/* What the functions here return when the input is not for this path. */
+#define GIVE_UP 1
+
+/* Nesting this path follows (the general sizer takes deeper inputs), and
+ * the array counts of all open instances together (two per repeated
+ * field): 13 KiB of stack, released before the general sizer runs. */
+#define FAST_FRAMES 128
+#define FAST_COUNTS 512
+/* Over this, give up rather than check each sum for wrapping: string and
+ * bytes copies (`hi`) never exceed the input's length, so lo + hi cannot
+ * wrap while lo stays below it. */
+#define FAST_LIMIT ((size_t)PTRDIFF_MAX / 2)
+
+/* One open message instance. */
+typedef struct Frame {
+  const PbciMessage *type;
+  const PbciFieldInfo *expect; /* the field expected next, while a child is
+                                  open */
+  const uint8_t *end;          /* end of its occurrence */
+  size_t *counts;              /* per repeated field (by slot), its array's
+                                  element count and capacity; */
+  uint64_t arrays;             /* by slot: whether those are set yet */
+  uint64_t groups;             /* groups seen, by bit */
+  uint64_t required;           /* required fields seen, by bit */
+  size_t n_unknown;            /* unknown fields stored, */
+  size_t cap_unknown;          /* and their array's capacity */
+} Frame;
+
+/* The field of `type` whose usual key is `key` (key16's form): among the
+ * next four after `fi`, else by number; NULL when none has that key. Out
+ * of line: the loop's registers stay where they are. */
+static PBCI_NOINLINE const PbciFieldInfo *find_usual(const PbciMessage *type,
+                                                     const PbciFieldInfo *fi,
+                                                     const PbciFieldInfo *last,
+                                                     uint32_t key) {
+  const PbciFieldInfo *found = find_ahead(fi, last, key);
+  return found != NULL ? found : find_key(type, key);
+}
+
+/* Adds an array of n elements of elem_size bytes to *lo, rounded as the
+ * decoder allocates. Returns 0, or GIVE_UP when the total would pass
+ * FAST_LIMIT (or either factor is absurdly large). */
+PBCI_INLINE int add_array(size_t n, size_t elem_size, size_t *lo) {
+  size_t bytes;
+  /* Below 2^56, no product wraps (and no division rules it out). */
+  if ((uint64_t)n >> 32 != 0 || (uint64_t)elem_size >> 24 != 0) {
+    return GIVE_UP;
+  }
+  bytes = PBCI_ROUND(n * elem_size);
+  if (bytes > FAST_LIMIT - *lo) return GIVE_UP;
+  *lo += bytes;
+  return 0;
+}
+
+/* The field at `field` (before `end`) in frame `f`, whose key is no
+ * field's usual key: an unknown field is stored as pbci_store_unknown
+ * stores it (its bytes, unless aliased, and an entry in the message's
+ * unknown-field array), or with PROTOBUF_C_ITER_DISCARD_UNKNOWN checked
+ * and skipped. Returns the byte after it, or NULL to give up (malformed,
+ * or a known field with another key). */
+static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
+                                                 const uint8_t *end,
+                                                 uint32_t flags, size_t *lo,
+                                                 size_t *hi) {
+  PbciField u;
+  const uint8_t *next = pbci_next_field(field, end, &u);
+  if (next == NULL || pbci_find_field(f->type, u.tag >> 3) != NULL) {
+    return NULL;
+  }
+  if (flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return next;
+  if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += (size_t)(u.end - u.raw);
+  if (f->n_unknown == f->cap_unknown) {
+    f->cap_unknown = pbci_next_capacity(f->cap_unknown, f->n_unknown + 1);
+    if (add_array(f->cap_unknown, sizeof(ProtobufCMessageUnknownField), lo))
+      return NULL;
+  }
+  f->n_unknown++;
+  return next;
+}
+
+/* The last field of `type` (its first when it has none: no pointer
+ * arithmetic on a NULL table). */
+PBCI_INLINE const PbciFieldInfo *last_field(const PbciMessage *type) {
+  return type->n_fields != 0 ? type->fields + type->n_fields - 1 : type->fields;
+}
+
+/* The end of the varint at v (up to 10 bytes, before `end`), or NULL. */
+PBCI_INLINE const uint8_t *skip_varint(const uint8_t *v, const uint8_t *end) {
+  size_t avail = (size_t)(end - v), n, i;
+  if (avail >= 1 && v[0] < 0x80) return v + 1;
+  n = avail < 10 ? avail : 10;
+  for (i = 1; i < n; i++) {
+    if (v[i] < 0x80) return v + i + 1;
+  }
+  return NULL;
+}
+
+/* The end of a scalar value of wire type `wire_type` (0, 1 or 5) at v, or
+ * NULL. */
+PBCI_INLINE const uint8_t *skip_scalar(const uint8_t *v, const uint8_t *end,
+                                       uint32_t wire_type) {
+  const uint8_t *value;
+  return wire_type == PBCI_WT_VARINT
+             ? skip_varint(v, end)
+             : pbci_frame_inline(v, end, wire_type, &value);
+}
+
+/* The element count and capacity, in that order, of repeated field `fi`'s
+ * array in frame `f`: both 0 until its first element. */
+PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
+  size_t *a = &f->counts[2 * (size_t)fi->slot];
+  const uint64_t bit = UINT64_C(1) << fi->slot;
+  if (!(f->arrays & bit)) {
+    f->arrays |= bit;
+    a[0] = 0;
+    a[1] = 0;
+  }
+  return a;
+}
+
+/* Grows array `a` (of `fi`) to capacity pbci_next_capacity(cap, need),
+ * adding it to *lo. Returns 0, or GIVE_UP. */
+PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
+                     size_t *lo) {
+  a[1] = pbci_next_capacity(a[1], need);
+  return add_array(a[1], fi->elem_size, lo);
+}
+
+/* A packed run of n elements of `fi` in frame `f`: the array grows for all
+ * of them when they do not fit, as the decoder's does. */
+PBCI_INLINE int add_run(Frame *f, const PbciFieldInfo *fi, size_t n,
+                        size_t *lo) {
+  size_t *a = array_of(f, fi);
+  if (a[0] + n > a[1] && grow(a, fi, a[0] + n, lo)) return GIVE_UP;
+  a[0] += n;
+  return 0;
+}
+
+/* One unpacked element of `fi` whose key is [key, v), in frame `f` ending
+ * at `end`: a full array grows for the run of elements starting here. */
+PBCI_INLINE int add_element(Frame *f, const PbciFieldInfo *fi,
+                            const uint8_t *key, const uint8_t *v,
+                            const uint8_t *end, size_t *lo) {
+  size_t *a = array_of(f, fi);
+  if (a[0] == a[1] && grow(a, fi, a[0] + pbci_count_run(key, v, end), lo))
+    return GIVE_UP;
+  a[0]++;
+  return 0;
+}
+
+/* Opens frame f for a new instance of `type` whose occurrence is
+ * [p, end), adding the struct to *lo, with array counts from *free (up to
+ * pool_end). Returns 0, or GIVE_UP. */
+PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type, const uint8_t *p,
+                           const uint8_t *end, size_t **free,
+                           const size_t *pool_end, size_t *lo) {
+  /* Without fields every field is unknown: the general sizer's. Bit masks
+   * hold 64 arrays, groups, required fields. */
+  if ((type->n_fields == 0 && p != end) ||
+      (type->n_counts | type->n_groups | type->n_required) > 64 ||
+      2 * (size_t)type->n_counts > (size_t)(pool_end - *free) ||
+      add_array(1, type->size, lo)) {
+    return GIVE_UP;
+  }
+  f->type = type;
+  f->end = end;
+  f->counts = *free;
+  f->arrays = 0;
+  f->groups = 0;
+  f->required = 0;
+  f->n_unknown = 0;
+  f->cap_unknown = 0;
+  *free += 2 * (size_t)type->n_counts;
+  return 0;
+}
+
+/* pbci_measure_fast for inputs that are not flat: the top-level message
+ * [start, end), from p on, with `expect` the field expected at p and `hi`
+ * the copies before it (where size_plain stopped). */
+static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
+                                             const uint8_t *start,
+                                             const uint8_t *p,
+                                             const uint8_t *end,
+                                             const PbciFieldInfo *expect,
+                                             size_t hi, PbciSize *size) {
+  Frame stack[FAST_FRAMES];
+  size_t pool[FAST_COUNTS];
+  size_t *free = pool;
+  Frame *f = stack;
+  const uint32_t flags = size->ctx.flags;
+  const int check_utf8 = (flags & PROTOBUF_C_ITER_VALIDATE_UTF8) != 0;
+  const size_t copy_bytes = (flags & PROTOBUF_C_ITER_ALIAS_BYTES) ? 0 : 1;
+  const uint32_t max_frame = size->ctx.max_depth < FAST_FRAMES - 1
+                                 ? size->ctx.max_depth
+                                 : FAST_FRAMES - 1;
+  const PbciFieldInfo *fi, *last;
+  size_t lo = 0;
+  if (open_frame(f, type, start, end, &free, pool + FAST_COUNTS, &lo))
+    return GIVE_UP;
+  fi = expect;
+  last = last_field(type);
+  for (;;) {
+    while (p < end) {
+      const uint8_t *const field = p;
+      const uint8_t *v, *vend;
+      const uint32_t key = key16(p, end, &v);
+      size_t len;
+      if (fi->key != key) {
+        /* Mostly an optional field is absent: try the one after first. */
+        const PbciFieldInfo *found = fi != last && fi[1].key == key
+                                         ? fi + 1
+                                         : find_usual(type, fi, last, key);
+        if (found == NULL) {
+          p = take_unknown(f, field, end, flags, &lo, &hi);
+          if (p == NULL) return GIVE_UP;
+          continue;
+        }
+        fi = found;
+      }
+      switch (fi->op) {
+        case PBCI_OP_VARINT:
+          p = skip_varint(v, end);
+          if (p == NULL) return GIVE_UP;
+          break;
+        case PBCI_OP_FIXED64:
+          if ((size_t)(end - v) < 8) return GIVE_UP;
+          p = v + 8;
+          break;
+        case PBCI_OP_FIXED32:
+          if ((size_t)(end - v) < 4) return GIVE_UP;
+          p = v + 4;
+          break;
+        case PBCI_OP_STRING:
+          p = pbci_read_len(v, end, &vend);
+          if (p == NULL) return GIVE_UP;
+          len = (size_t)(vend - p);
+          if (check_utf8 && !pbci_utf8_valid(p, len)) return GIVE_UP;
+          hi += len + 1;
+          p = vend;
+          break;
+        case PBCI_OP_BYTES:
+          p = pbci_read_len(v, end, &vend);
+          if (p == NULL) return GIVE_UP;
+          hi += (size_t)(vend - p) * copy_bytes;
+          p = vend;
+          break;
+        case PBCI_OP_PACKED_VARINT:
+        case PBCI_OP_PACKED_FIXED32:
+        case PBCI_OP_PACKED_FIXED64:
+          if ((key & 7) == PBCI_WT_LEN) {
+            size_t n;
+            p = pbci_read_len(v, end, &vend);
+            if (p == NULL) return GIVE_UP;
+            n = count_packed(fi->op, p, vend);
+            if (n == (size_t)-1 || add_run(f, fi, n, &lo)) return GIVE_UP;
+            p = vend;
+          } else {
+            if (add_element(f, fi, field, v, end, &lo)) return GIVE_UP;
+            p = skip_scalar(v, end, key & 7);
+            if (p == NULL) return GIVE_UP;
+          }
+          break;
+        default: /* PBCI_OP_OTHER */
+          if (fi->flags & PBCI_FIELD_GROUP) {
+            /* Once only: a second occurrence merges or replaces. */
+            uint64_t bit = UINT64_C(1) << fi->slot;
+            if (f->groups & bit) return GIVE_UP;
+            f->groups |= bit;
+          }
+          if (fi->flags & PBCI_FIELD_REQUIRED) {
+            f->required |= UINT64_C(1) << fi->required_bit;
+          }
+          if ((fi->flags & PBCI_FIELD_REPEATED) &&
+              add_element(f, fi, field, v, end, &lo)) {
+            return GIVE_UP;
+          }
+          if (fi->kind == PBCI_KIND_SCALAR) {
+            p = skip_scalar(v, end, key & 7);
+            if (p == NULL) return GIVE_UP;
+            break;
+          }
+          p = pbci_read_len(v, end, &vend);
+          if (p == NULL) return GIVE_UP;
+          len = (size_t)(vend - p);
+          if (fi->kind == PBCI_KIND_STRING) {
+            if (check_utf8 && !pbci_utf8_valid(p, len)) return GIVE_UP;
+            hi += len + 1;
+          } else if (fi->kind == PBCI_KIND_BYTES) {
+            hi += len * copy_bytes;
+          } else {
+            /* A sub-message: its instance starts here. */
+            if ((uint32_t)(f - stack) >= max_frame) return GIVE_UP;
+            f->expect = fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
+            f++;
+            if (open_frame(f, fi->sub, p, vend, &free, pool + FAST_COUNTS,
+                           &lo)) {
+              return GIVE_UP;
+            }
+            type = fi->sub;
+            end = vend;
+            fi = type->fields;
+            last = last_field(type);
+            continue;
+          }
+          p = vend;
+          break;
+      }
+      fi += fi != last;
+    }
+    /* The instance is complete: its required fields, then its parent. */
+    if (type->n_required != 0 &&
+        f->required != (~UINT64_C(0) >> (64 - type->n_required))) {
+      return GIVE_UP;
+    }
+    if (f == stack) break;
+    free = f->counts;
+    f--;
+    type = f->type;
+    end = f->end;
+    fi = f->expect;
+    last = last_field(type);
+  }
+  if (lo + hi > (size_t)PTRDIFF_MAX) return GIVE_UP;
+  size->lo = lo;
+  size->hi = hi;
+  return 0;
+}
+
+ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
+                            const uint8_t *end, PbciSize *size) {
+  /* A flat message (plain fields only, nothing required), as most small
+   * ones are, needs no stack: size_plain alone. Others go on from where it
+   * stopped. */
+  const PbciFieldInfo *expect = type->fields;
+  const uint8_t *q = p;
+  size_t hi = 0;
+  if (plain_sizing(type, size) && type->n_required == 0) {
+    size_t lo = 0;
+    q = size_plain(type, &expect, p, end, &hi);
+    if (q == end && add_array(1, type->size, &lo) == 0) {
+      size->lo = lo;
+      size->hi = hi;
+      return 0;
+    }
+  }
+  return measure_stack(type, p, q, end, expect, hi, size);
+}
