@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "empty.pb-iter.h"
 #include "merge.pb-iter.h"
 #include "options.pb-iter.h"
 #include "scalars3.pb-iter.h"
@@ -325,6 +326,16 @@ TEST(SizerFastPath, EqualsUnpackPastItsStack) {
       EXPECT_EQ(SizeMismatches(&iter__merge__plain__iter_type, body, 200), "") << levels;
     }
   }
+}
+
+TEST(SizerFastPath, EqualsUnpackForUnknownFieldsInMessagesWithoutFields) {
+  // Every field of Empty is unknown: at the top, as a singular and as
+  // repeated sub-messages, before and after known fields.
+  const std::string unknown = VarintField(7, 300) + LenField(8, "eight") + Key(9, 5) + "abcd";
+  EXPECT_EQ(SizeMismatches(&iter__empty__empty__iter_type, unknown), "");
+  const std::string in = LenField(1, unknown) + LenField(2, unknown) + LenField(2, "") +
+                         LenField(2, unknown) + VarintField(3, 1);
+  EXPECT_EQ(SizeMismatches(&iter__empty__only_empty__iter_type, in), "");
 }
 
 TEST(SizerFastPath, FaultsDeepInsideAreReportedAsUnpackReportsThem) {

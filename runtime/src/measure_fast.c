@@ -34,7 +34,8 @@
 typedef struct Frame {
   const PbciMessage *type;
   const PbciFieldInfo *expect; /* the field expected next, while a child is
-                                  open */
+                                  open, */
+  const PbciFieldInfo *last;   /* and the type's last field */
   const uint8_t *end;          /* end of its occurrence */
   size_t *counts;              /* per repeated field (by slot), its array's
                                   element count and capacity; */
@@ -97,10 +98,17 @@ static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
   return next;
 }
 
-/* The last field of `type` (its first when it has none: no pointer
- * arithmetic on a NULL table). */
+/* The table of a message without fields: no key is its entry's usual key,
+ * so every field is unknown (and no arithmetic on a NULL table). */
+static const PbciFieldInfo no_fields = {0, PBCI_KEY_NONE, 0, 0, 0, 0, 0, 0,
+                                        0, NULL};
+
+/* The first and the last entry of `type`'s table. */
+PBCI_INLINE const PbciFieldInfo *first_field(const PbciMessage *type) {
+  return type->n_fields != 0 ? type->fields : &no_fields;
+}
 PBCI_INLINE const PbciFieldInfo *last_field(const PbciMessage *type) {
-  return type->n_fields != 0 ? type->fields + type->n_fields - 1 : type->fields;
+  return type->n_fields != 0 ? type->fields + type->n_fields - 1 : &no_fields;
 }
 
 /* The end of the varint at v (up to 10 bytes, before `end`), or NULL. */
@@ -125,7 +133,7 @@ PBCI_INLINE const uint8_t *skip_scalar(const uint8_t *v, const uint8_t *end,
 }
 
 /* The element count and capacity, in that order, of repeated field `fi`'s
- * array in frame `f`: both 0 until its first element. */
+ * array in frame `f` (which holds 64): both 0 until its first element. */
 PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
   size_t *a = &f->counts[2 * (size_t)fi->slot];
   const uint64_t bit = UINT64_C(1) << fi->slot;
@@ -167,17 +175,19 @@ PBCI_INLINE int add_element(Frame *f, const PbciFieldInfo *fi,
   return 0;
 }
 
-/* Opens frame f for a new instance of `type` whose occurrence is
- * [p, end), adding the struct to *lo, with array counts from *free (up to
- * pool_end). Returns 0, or GIVE_UP. */
-PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type, const uint8_t *p,
+/* Whether the bit masks of a frame hold `type`'s arrays, groups and
+ * required fields (64 each). */
+PBCI_INLINE int fits_masks(const PbciMessage *type) {
+  return (type->n_counts | type->n_groups | type->n_required) <= 64;
+}
+
+/* Opens frame f for a new instance of `type` (which fits_masks) whose
+ * occurrence ends at `end`, adding the struct to *lo, with array counts
+ * from *free (up to pool_end). Returns 0, or GIVE_UP. */
+PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **free,
                            const size_t *pool_end, size_t *lo) {
-  /* Without fields every field is unknown: the general sizer's. Bit masks
-   * hold 64 arrays, groups, required fields. */
-  if ((type->n_fields == 0 && p != end) ||
-      (type->n_counts | type->n_groups | type->n_required) > 64 ||
-      2 * (size_t)type->n_counts > (size_t)(pool_end - *free) ||
+  if (2 * (size_t)type->n_counts > (size_t)(pool_end - *free) ||
       add_array(1, type->size, lo)) {
     return GIVE_UP;
   }
@@ -194,10 +204,9 @@ PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type, const uint8_t *p,
 }
 
 /* pbci_measure_fast for inputs that are not flat: the top-level message
- * [start, end), from p on, with `expect` the field expected at p and `hi`
- * the copies before it (where size_plain stopped). */
+ * [p, end) from where size_plain stopped: at p, expecting field `expect`,
+ * with `hi` the copies before it. */
 static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
-                                             const uint8_t *start,
                                              const uint8_t *p,
                                              const uint8_t *end,
                                              const PbciFieldInfo *expect,
@@ -209,15 +218,16 @@ static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
   const uint32_t flags = size->ctx.flags;
   const int check_utf8 = (flags & PROTOBUF_C_ITER_VALIDATE_UTF8) != 0;
   const size_t copy_bytes = (flags & PROTOBUF_C_ITER_ALIAS_BYTES) ? 0 : 1;
-  const uint32_t max_frame = size->ctx.max_depth < FAST_FRAMES - 1
-                                 ? size->ctx.max_depth
-                                 : FAST_FRAMES - 1;
-  const PbciFieldInfo *fi, *last;
+  /* The deepest frame that may open a child. */
+  const Frame *const deepest =
+      stack + (size->ctx.max_depth < FAST_FRAMES - 1 ? size->ctx.max_depth
+                                                     : FAST_FRAMES - 1);
+  const PbciFieldInfo *fi = expect, *last = last_field(type);
   size_t lo = 0;
-  if (open_frame(f, type, start, end, &free, pool + FAST_COUNTS, &lo))
+  if (!fits_masks(type) ||
+      open_frame(f, type, end, &free, pool + FAST_COUNTS, &lo)) {
     return GIVE_UP;
-  fi = expect;
-  last = last_field(type);
+  }
   for (;;) {
     while (p < end) {
       const uint8_t *const field = p;
@@ -308,16 +318,16 @@ static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
             hi += len * copy_bytes;
           } else {
             /* A sub-message: its instance starts here. */
-            if ((uint32_t)(f - stack) >= max_frame) return GIVE_UP;
+            if (f == deepest || !fits_masks(fi->sub)) return GIVE_UP;
             f->expect = fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
+            f->last = last;
             f++;
-            if (open_frame(f, fi->sub, p, vend, &free, pool + FAST_COUNTS,
-                           &lo)) {
+            type = fi->sub;
+            if (open_frame(f, type, vend, &free, pool + FAST_COUNTS, &lo)) {
               return GIVE_UP;
             }
-            type = fi->sub;
             end = vend;
-            fi = type->fields;
+            fi = first_field(type);
             last = last_field(type);
             continue;
           }
@@ -337,7 +347,7 @@ static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
     type = f->type;
     end = f->end;
     fi = f->expect;
-    last = last_field(type);
+    last = f->last;
   }
   if (lo + hi > (size_t)PTRDIFF_MAX) return GIVE_UP;
   size->lo = lo;
@@ -350,7 +360,7 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
   /* A flat message (plain fields only, nothing required), as most small
    * ones are, needs no stack: size_plain alone. Others go on from where it
    * stopped. */
-  const PbciFieldInfo *expect = type->fields;
+  const PbciFieldInfo *expect = first_field(type);
   const uint8_t *q = p;
   size_t hi = 0;
   if (plain_sizing(type, size) && type->n_required == 0) {
@@ -362,5 +372,5 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
       return 0;
     }
   }
-  return measure_stack(type, p, q, end, expect, hi, size);
+  return measure_stack(type, q, end, expect, hi, size);
 }
