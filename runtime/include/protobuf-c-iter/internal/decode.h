@@ -797,9 +797,9 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
 ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
                             const uint8_t *end, PbciSize *size);
 
-/* pbci_measure for the top-level message [p, end) of unpacked_size: with
- * scratch of its own when the type needs little, else through the type's
- * generated sizer. */
+/* unpacked_size of the top-level message [p, end): pbci_measure_fast, and
+ * where that gives up, pbci_measure from the start, with scratch of its own
+ * when the type needs little, else through the type's generated sizer. */
 ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
                            const uint8_t *end, PbciSize *size);
 
