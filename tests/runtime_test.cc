@@ -287,6 +287,50 @@ void CheckPackedRun(unsigned kind,
   EXPECT_EQ(n2, 2u);
 }
 
+// pbci_count_varints reads eight bytes at a time, with a shortcut for
+// eight one-byte values; a byte at a time is the reference. Runs of random
+// one-byte values, varints of 2 to 11 bytes (11 is over-long) and a cut last
+// varint, at every length up to 80 bytes.
+TEST(Runtime, CountVarintsMatchesAByteAtATimeCount) {
+  auto reference = [](const std::vector<uint8_t>& run) {
+    size_t n = 0, continued = 0;
+    if (!run.empty() && run.back() >= 0x80) return static_cast<size_t>(-1);
+    for (uint8_t byte : run) {
+      if (byte < 0x80) {
+        n++;
+        continued = 0;
+      } else if (++continued == 10) {
+        return static_cast<size_t>(-1);
+      }
+    }
+    return n;
+  };
+  uint32_t seed = 12345;
+  auto next = [&seed](uint32_t bound) {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) % bound;
+  };
+  size_t malformed = 0;
+  for (int i = 0; i < 20000; i++) {
+    std::vector<uint8_t> run;
+    const size_t length = next(81);
+    while (run.size() < length) {
+      // Mostly one-byte values, so that whole words of them occur.
+      const size_t bytes = next(4) != 0 ? 1 : 2 + next(10);
+      for (size_t b = 0; b + 1 < bytes; b++) run.push_back(static_cast<uint8_t>(0x80 | next(128)));
+      run.push_back(static_cast<uint8_t>(next(128)));
+    }
+    run.resize(length);  // may cut the last varint
+    const size_t want = reference(run);
+    malformed += want == static_cast<size_t>(-1);
+    EXPECT_EQ(pbci_count_varints(run.data(), run.data() + run.size()), want)
+        << "case " << i << ", " << run.size() << " bytes";
+  }
+  // Both outcomes were exercised.
+  EXPECT_GT(malformed, 1000u);
+  EXPECT_LT(malformed, 19000u);
+}
+
 TEST(Runtime, PackedVarintRunsConvertLikeSingleValues) {
   const auto values = VarintSamples();
   auto raw = [](const std::vector<uint8_t>& v) { return ReferenceVarint(v); };

@@ -141,7 +141,11 @@ size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
     memcpy(&w, p, sizeof w);
     /* One bit per last byte (top bit clear), at bit 7 of its byte. */
     last = ~w & UINT64_C(0x8080808080808080);
-    if (last == 0) {
+    if (last == UINT64_C(0x8080808080808080)) {
+      /* Eight one-byte values, the usual run of small numbers or bools. */
+      n += 8;
+      run = 0;
+    } else if (last == 0) {
       run += 8;
       if (run >= 10) return (size_t)-1; /* a varint over 10 bytes */
     } else {
