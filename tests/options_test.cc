@@ -307,9 +307,9 @@ std::string All3Level(int level, const std::string& below) {
   return m;
 }
 
-TEST(SizerFastPath, EqualsUnpackUnderEveryOptionBeforeAndPastItsScratch) {
-  // All3 has 25 repeated fields: a few levels fill the fast path's scratch
-  // for array counts, and from there the general sizer takes over.
+TEST(SizerFastPath, EqualsUnpackUnderEveryOptionWhenArrayCountsFillSegments) {
+  // All3 has 25 repeated fields: two levels fill a stack segment's array
+  // counts, so each level from there on opens a segment.
   std::string in;
   for (int levels = 1; levels <= 24; levels++) {
     in = All3Level(levels, in);
@@ -317,15 +317,22 @@ TEST(SizerFastPath, EqualsUnpackUnderEveryOptionBeforeAndPastItsScratch) {
   }
 }
 
-TEST(SizerFastPath, EqualsUnpackPastItsStack) {
-  // The fast path follows 128 levels; deeper ones go to the general sizer.
+TEST(SizerFastPath, EqualsUnpackAcrossSegmentsAndAtEveryNestingLimit) {
+  // Its stack takes 16 levels per segment: nesting limits and depths on
+  // both sides of segment boundaries.
   std::string body = VarintField(2, 5) + LenField(99, "unknown") + VarintField(3, 1);
-  for (int levels = 1; levels <= 140; levels++) {
+  std::vector<std::string> nested = {body};
+  for (int levels = 1; levels <= 70; levels++) {
     body = LenField(4, body) + LenField(1, "x");
-    if (levels >= 120) {
-      EXPECT_EQ(SizeMismatches(&iter__merge__plain__iter_type, body, 200), "") << levels;
+    nested.push_back(body);
+  }
+  for (uint32_t limit : {14u, 15u, 16u, 17u, 30u, 31u, 32u, 33u, 47u, 48u, 49u}) {
+    for (uint32_t levels : {limit - 1, limit, limit + 1}) {
+      EXPECT_EQ(SizeMismatches(&iter__merge__plain__iter_type, nested[levels], limit), "")
+          << levels << " levels, limit " << limit;
     }
   }
+  EXPECT_EQ(SizeMismatches(&iter__merge__plain__iter_type, nested[70], 200), "");
 }
 
 TEST(SizerFastPath, EqualsUnpackForUnknownFieldsInMessagesWithoutFields) {

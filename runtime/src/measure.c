@@ -1,6 +1,7 @@
-/* unpacked_size: one sizer for every message, driven by its field table
- * (PbciMessage), and the occurrence lists it uses to size merged
- * sub-messages. */
+/* unpacked_size's general sizer: one for every message, driven by its
+ * field table (PbciMessage), and the occurrence lists it uses to size
+ * merged sub-messages. It runs where the fast path (measure_fast.c) gives
+ * up, and reports faults as the decoder does. */
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 

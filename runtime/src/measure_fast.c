@@ -4,27 +4,29 @@
  * The general sizer (measure.c) handles everything the decoder accepts,
  * including sub-messages that merge from several occurrences, which is why
  * it keeps lists of occurrences and measures each instance in a call of its
- * own. Nearly every real input has no merges, no unknown fields and no
- * faults; for those an instance is exactly its one occurrence and can be
- * sized the moment its key is read, as the decoder would allocate it. This
- * path does that and gives up on anything else: a group (singular message,
- * oneof) seen twice in one instance, a field without its usual key (unknown
- * fields, other wire types, long keys), malformed framing, missing required
- * fields, nesting past the limit, a stack or scratch too small, totals near
- * PTRDIFF_MAX. The caller then runs the general sizer from the start, which
- * decides and reports exactly as before: this path only ever returns sizes
- * the general sizer returns. */
+ * own. Nearly every real input has no merges and no faults; then an
+ * instance is exactly its one occurrence and can be sized the moment its
+ * key is read, as the decoder allocates it. This path does that (unknown
+ * fields and every option included) and gives up on anything else: a group
+ * (singular message, oneof) seen twice in one instance, a known field
+ * without its usual key (another wire type, a longer key), malformed
+ * framing, missing required fields, nesting past the limit, a stack or
+ * scratch too small, totals near PTRDIFF_MAX. The caller then runs the
+ * general sizer from the start, which decides and reports exactly as
+ * before: this path only ever returns sizes the general sizer returns. */
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
 /* What the functions here return when the input is not for this path. */
 #define GIVE_UP 1
 
-/* Nesting this path follows (the general sizer takes deeper inputs), and
- * the array counts of all open instances together (two per repeated
- * field): 13 KiB of stack, released before the general sizer runs. */
-#define FAST_FRAMES 128
-#define FAST_COUNTS 512
+/* The stack is kept in segments of SEGMENT_FRAMES open instances and
+ * SEGMENT_COUNTS array counts (two per repeated field), about 2.5 KiB on
+ * 64-bit hosts: a sub-message that finds its segment full is sized in a
+ * new one, one call deeper. So stack use follows the input's nesting, a
+ * segment per 16 levels, and a shallow input needs one. */
+#define SEGMENT_FRAMES 16
+#define SEGMENT_COUNTS 128
 /* Over this, give up rather than check each sum for wrapping: string and
  * bytes copies (`hi`) never exceed the input's length, so lo + hi cannot
  * wrap while lo stays below it. */
@@ -181,16 +183,19 @@ PBCI_INLINE int fits_masks(const PbciMessage *type) {
   return (type->n_counts | type->n_groups | type->n_required) <= 64;
 }
 
-/* Opens frame f for a new instance of `type` (which fits_masks) whose
- * occurrence ends at `end`, adding the struct to *lo, with array counts
- * from *free (up to pool_end). Returns 0, or GIVE_UP. */
+/* Whether the array counts of `type` fit in the rest of a pool, [free,
+ * pool_end). */
+PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *free,
+                          const size_t *pool_end) {
+  return 2 * (size_t)type->n_counts <= (size_t)(pool_end - free);
+}
+
+/* Opens frame f for a new instance of `type` (which fits_masks, and
+ * fits_pool at *free) whose occurrence ends at `end`, adding the struct to
+ * *lo. Returns 0, or GIVE_UP. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
-                           const uint8_t *end, size_t **free,
-                           const size_t *pool_end, size_t *lo) {
-  if (2 * (size_t)type->n_counts > (size_t)(pool_end - *free) ||
-      add_array(1, type->size, lo)) {
-    return GIVE_UP;
-  }
+                           const uint8_t *end, size_t **free, size_t *lo) {
+  if (add_array(1, type->size, lo)) return GIVE_UP;
   f->type = type;
   f->end = end;
   f->counts = *free;
@@ -203,29 +208,38 @@ PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
   return 0;
 }
 
-/* pbci_measure_fast for inputs that are not flat: the top-level message
- * [p, end) from where size_plain stopped: at p, expecting field `expect`,
- * with `hi` the copies before it. */
-static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
-                                             const uint8_t *p,
-                                             const uint8_t *end,
-                                             const PbciFieldInfo *expect,
-                                             size_t hi, PbciSize *size) {
-  Frame stack[FAST_FRAMES];
-  size_t pool[FAST_COUNTS];
+/* The options, as the loop uses them. */
+typedef struct Options {
+  uint32_t flags;
+  int check_utf8;
+  size_t copy_bytes; /* 1, or 0 when bytes are aliased */
+  uint32_t max_depth;
+} Options;
+
+/* Sizes an instance of `type` at nesting `depth` whose occurrence ends at
+ * `end`, from p on, expecting field `expect` there, in a segment of its
+ * own; adds to *lo and *hi. Returns 0, or GIVE_UP. */
+static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
+                                         const uint8_t *p, const uint8_t *end,
+                                         const PbciFieldInfo *expect,
+                                         uint32_t depth, const Options *o,
+                                         size_t *lo_io, size_t *hi_io) {
+  Frame stack[SEGMENT_FRAMES];
+  size_t pool[SEGMENT_COUNTS];
   size_t *free = pool;
   Frame *f = stack;
-  const uint32_t flags = size->ctx.flags;
-  const int check_utf8 = (flags & PROTOBUF_C_ITER_VALIDATE_UTF8) != 0;
-  const size_t copy_bytes = (flags & PROTOBUF_C_ITER_ALIAS_BYTES) ? 0 : 1;
-  /* The deepest frame that may open a child. */
+  const uint32_t flags = o->flags;
+  const int check_utf8 = o->check_utf8;
+  const size_t copy_bytes = o->copy_bytes;
+  /* The frame at which a child needs a check: past the nesting limit, or
+   * past this segment. */
   const Frame *const deepest =
-      stack + (size->ctx.max_depth < FAST_FRAMES - 1 ? size->ctx.max_depth
-                                                     : FAST_FRAMES - 1);
+      stack + (o->max_depth - depth < SEGMENT_FRAMES - 1 ? o->max_depth - depth
+                                                         : SEGMENT_FRAMES - 1);
   const PbciFieldInfo *fi = expect, *last = last_field(type);
-  size_t lo = 0;
-  if (!fits_masks(type) ||
-      open_frame(f, type, end, &free, pool + FAST_COUNTS, &lo)) {
+  size_t lo = *lo_io, hi = *hi_io;
+  if (!fits_masks(type) || !fits_pool(type, free, pool + SEGMENT_COUNTS) ||
+      open_frame(f, type, end, &free, &lo)) {
     return GIVE_UP;
   }
   for (;;) {
@@ -317,15 +331,32 @@ static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
           } else if (fi->kind == PBCI_KIND_BYTES) {
             hi += len * copy_bytes;
           } else {
-            /* A sub-message: its instance starts here. */
-            if (f == deepest || !fits_masks(fi->sub)) return GIVE_UP;
-            f->expect = fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
+            /* A sub-message: its instance starts here. Then the next
+             * field is expected, or for a repeated one the same again. */
+            const PbciFieldInfo *const after =
+                fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
+            if (!fits_masks(fi->sub)) return GIVE_UP;
+            if (f == deepest ||
+                !fits_pool(fi->sub, free, pool + SEGMENT_COUNTS)) {
+              /* Past the limit, or in a segment of its own. */
+              const uint32_t at = depth + (uint32_t)(f - stack);
+              size_t child_lo = lo, child_hi = hi;
+              if (at >= o->max_depth ||
+                  measure_segment(fi->sub, p, vend, first_field(fi->sub),
+                                  at + 1, o, &child_lo, &child_hi)) {
+                return GIVE_UP;
+              }
+              lo = child_lo;
+              hi = child_hi;
+              p = vend;
+              fi = after;
+              continue;
+            }
+            f->expect = after;
             f->last = last;
             f++;
             type = fi->sub;
-            if (open_frame(f, type, vend, &free, pool + FAST_COUNTS, &lo)) {
-              return GIVE_UP;
-            }
+            if (open_frame(f, type, vend, &free, &lo)) return GIVE_UP;
             end = vend;
             fi = first_field(type);
             last = last_field(type);
@@ -349,9 +380,8 @@ static PBCI_NOINLINE ptrdiff_t measure_stack(const PbciMessage *type,
     fi = f->expect;
     last = f->last;
   }
-  if (lo + hi > (size_t)PTRDIFF_MAX) return GIVE_UP;
-  size->lo = lo;
-  size->hi = hi;
+  *lo_io = lo;
+  *hi_io = hi;
   return 0;
 }
 
@@ -372,5 +402,19 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
       return 0;
     }
   }
-  return measure_stack(type, q, end, expect, hi, size);
+  {
+    Options o;
+    size_t lo = 0;
+    o.flags = size->ctx.flags;
+    o.check_utf8 = (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) != 0;
+    o.copy_bytes = (o.flags & PROTOBUF_C_ITER_ALIAS_BYTES) ? 0 : 1;
+    o.max_depth = size->ctx.max_depth;
+    if (measure_segment(type, q, end, expect, 0, &o, &lo, &hi) ||
+        lo + hi > (size_t)PTRDIFF_MAX) {
+      return GIVE_UP;
+    }
+    size->lo = lo;
+    size->hi = hi;
+    return 0;
+  }
 }
