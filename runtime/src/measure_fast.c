@@ -102,8 +102,7 @@ static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
 
 /* The table of a message without fields: no key is its entry's usual key,
  * so every field is unknown (and no arithmetic on a NULL table). */
-static const PbciFieldInfo no_fields = {0, PBCI_KEY_NONE, 0, 0, 0, 0, 0, 0,
-                                        0, NULL};
+static const PbciFieldInfo no_fields = {.key = PBCI_KEY_NONE};
 
 /* The first and the last entry of `type`'s table. */
 PBCI_INLINE const PbciFieldInfo *first_field(const PbciMessage *type) {
@@ -183,28 +182,28 @@ PBCI_INLINE int fits_masks(const PbciMessage *type) {
   return (type->n_counts | type->n_groups | type->n_required) <= 64;
 }
 
-/* Whether the array counts of `type` fit in the rest of a pool, [free,
- * pool_end). */
-PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *free,
+/* Whether the array counts of `type` fit in the rest of a pool, [spare,
+ * pool_end): its counts not yet taken. */
+PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
                           const size_t *pool_end) {
-  return 2 * (size_t)type->n_counts <= (size_t)(pool_end - free);
+  return 2 * (size_t)type->n_counts <= (size_t)(pool_end - spare);
 }
 
 /* Opens frame f for a new instance of `type` (which fits_masks, and
- * fits_pool at *free) whose occurrence ends at `end`, adding the struct to
+ * fits_pool at *spare) whose occurrence ends at `end`, adding the struct to
  * *lo. Returns 0, or GIVE_UP. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
-                           const uint8_t *end, size_t **free, size_t *lo) {
+                           const uint8_t *end, size_t **spare, size_t *lo) {
   if (add_array(1, type->size, lo)) return GIVE_UP;
   f->type = type;
   f->end = end;
-  f->counts = *free;
+  f->counts = *spare;
   f->arrays = 0;
   f->groups = 0;
   f->required = 0;
   f->n_unknown = 0;
   f->cap_unknown = 0;
-  *free += 2 * (size_t)type->n_counts;
+  *spare += 2 * (size_t)type->n_counts;
   return 0;
 }
 
@@ -226,7 +225,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                          size_t *lo_io, size_t *hi_io) {
   Frame stack[SEGMENT_FRAMES];
   size_t pool[SEGMENT_COUNTS];
-  size_t *free = pool;
+  size_t *spare = pool;
   Frame *f = stack;
   const uint32_t flags = o->flags;
   const int check_utf8 = o->check_utf8;
@@ -238,8 +237,8 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                                          : SEGMENT_FRAMES - 1);
   const PbciFieldInfo *fi = expect, *last = last_field(type);
   size_t lo = *lo_io, hi = *hi_io;
-  if (!fits_masks(type) || !fits_pool(type, free, pool + SEGMENT_COUNTS) ||
-      open_frame(f, type, end, &free, &lo)) {
+  if (!fits_masks(type) || !fits_pool(type, spare, pool + SEGMENT_COUNTS) ||
+      open_frame(f, type, end, &spare, &lo)) {
     return GIVE_UP;
   }
   for (;;) {
@@ -337,7 +336,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
             if (!fits_masks(fi->sub)) return GIVE_UP;
             if (f == deepest ||
-                !fits_pool(fi->sub, free, pool + SEGMENT_COUNTS)) {
+                !fits_pool(fi->sub, spare, pool + SEGMENT_COUNTS)) {
               /* Past the limit, or in a segment of its own. */
               const uint32_t at = depth + (uint32_t)(f - stack);
               size_t child_lo = lo, child_hi = hi;
@@ -356,7 +355,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             f->last = last;
             f++;
             type = fi->sub;
-            if (open_frame(f, type, vend, &free, &lo)) return GIVE_UP;
+            if (open_frame(f, type, vend, &spare, &lo)) return GIVE_UP;
             end = vend;
             fi = first_field(type);
             last = last_field(type);
@@ -373,7 +372,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       return GIVE_UP;
     }
     if (f == stack) break;
-    free = f->counts;
+    spare = f->counts;
     f--;
     type = f->type;
     end = f->end;
