@@ -308,8 +308,8 @@ std::string All3Level(int level, const std::string& below) {
 }
 
 TEST(SizerFastPath, EqualsUnpackUnderEveryOptionWhenArrayCountsFillSegments) {
-  // All3 has 25 repeated fields: two levels fill a stack segment's array
-  // counts, so each level from there on opens a segment.
+  // All3 has 25 repeated fields, 50 array counts: two levels nearly fill a
+  // stack segment's 128, so the nesting keeps opening new segments.
   std::string in;
   for (int levels = 1; levels <= 24; levels++) {
     in = All3Level(levels, in);
