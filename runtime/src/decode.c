@@ -188,20 +188,6 @@ void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
   return grown;
 }
 
-/* The end of the value after a key, framed as pbci_count_run frames it, or
- * NULL: pbci_frame_inline, and varints of up to 10 bytes. */
-static const uint8_t *run_value_end(const uint8_t *v, const uint8_t *end,
-                                    uint32_t wire_type) {
-  const uint8_t *value;
-  const uint8_t *next = pbci_frame_inline(v, end, wire_type, &value);
-  size_t avail = (size_t)(end - v), i;
-  if (next != NULL || wire_type != PBCI_WT_VARINT) return next;
-  for (i = 0; i < 10 && i < avail; i++) {
-    if (v[i] < 0x80) return v + i + 1;
-  }
-  return NULL;
-}
-
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
                       const uint8_t *end) {
   const size_t key_len = (size_t)(key_end - key);
@@ -220,7 +206,7 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
   /* Then (or else) one field at a time. */
   while ((size_t)(end - p) > key_len && p[0] == key[0] &&
          (key_len == 1 || memcmp(p + 1, key + 1, key_len - 1) == 0)) {
-    const uint8_t *next = run_value_end(p + key_len, end, wire_type);
+    const uint8_t *next = pbci_skip_value(p + key_len, end, wire_type);
     if (next == NULL) break;
     p = next;
     n++;

@@ -81,17 +81,12 @@ PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
     }
     avail = (size_t)(end - v);
     switch (fi->op) {
-      case PBCI_OP_VARINT:
-        if (avail >= 1 && v[0] < 0x80) {
-          p = v + 1;
-        } else {
-          /* Longer ones, up to 10 bytes: ids, hashes, negative numbers. */
-          size_t i, n = avail < 10 ? avail : 10;
-          for (i = 1; i < n && v[i] >= 0x80; i++) continue;
-          if (i >= n) goto out;
-          p = v + i + 1;
-        }
+      case PBCI_OP_VARINT: {
+        const uint8_t *next = pbci_skip_varint(v, end);
+        if (next == NULL) goto out;
+        p = next;
         break;
+      }
       case PBCI_OP_FIXED64:
         if (avail < 8) goto out;
         p = v + 8;

@@ -112,27 +112,6 @@ PBCI_INLINE const PbciFieldInfo *last_field(const PbciMessage *type) {
   return type->n_fields != 0 ? type->fields + type->n_fields - 1 : &no_fields;
 }
 
-/* The end of the varint at v (up to 10 bytes, before `end`), or NULL. */
-PBCI_INLINE const uint8_t *skip_varint(const uint8_t *v, const uint8_t *end) {
-  size_t avail = (size_t)(end - v), n, i;
-  if (avail >= 1 && v[0] < 0x80) return v + 1;
-  n = avail < 10 ? avail : 10;
-  for (i = 1; i < n; i++) {
-    if (v[i] < 0x80) return v + i + 1;
-  }
-  return NULL;
-}
-
-/* The end of a scalar value of wire type `wire_type` (0, 1 or 5) at v, or
- * NULL. */
-PBCI_INLINE const uint8_t *skip_scalar(const uint8_t *v, const uint8_t *end,
-                                       uint32_t wire_type) {
-  const uint8_t *value;
-  return wire_type == PBCI_WT_VARINT
-             ? skip_varint(v, end)
-             : pbci_frame_inline(v, end, wire_type, &value);
-}
-
 /* The element count and capacity, in that order, of repeated field `fi`'s
  * array in frame `f` (which holds 64): both 0 until its first element. */
 PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
@@ -261,7 +240,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       }
       switch (fi->op) {
         case PBCI_OP_VARINT:
-          p = skip_varint(v, end);
+          p = pbci_skip_varint(v, end);
           if (p == NULL) return GIVE_UP;
           break;
         case PBCI_OP_FIXED64:
@@ -298,7 +277,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             p = vend;
           } else {
             if (add_element(f, fi, field, v, end, &lo)) return GIVE_UP;
-            p = skip_scalar(v, end, key & 7);
+            p = pbci_skip_value(v, end, key & 7);
             if (p == NULL) return GIVE_UP;
           }
           break;
@@ -317,7 +296,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             return GIVE_UP;
           }
           if (fi->kind == PBCI_KIND_SCALAR) {
-            p = skip_scalar(v, end, key & 7);
+            p = pbci_skip_value(v, end, key & 7);
             if (p == NULL) return GIVE_UP;
             break;
           }

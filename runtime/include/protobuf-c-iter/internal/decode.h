@@ -486,6 +486,28 @@ PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
   }
 }
 
+/* The end of the varint at v, of up to 10 bytes before `end`, or NULL. */
+PBCI_INLINE const uint8_t *pbci_skip_varint(const uint8_t *v,
+                                            const uint8_t *end) {
+  size_t avail = (size_t)(end - v), n, i;
+  if (avail >= 1 && v[0] < 0x80) return v + 1;
+  n = avail < 10 ? avail : 10;
+  for (i = 1; i < n; i++) {
+    if (v[i] < 0x80) return v + i + 1;
+  }
+  return NULL;
+}
+
+/* The end of a value of wire type `wire_type` at v when it frames simply:
+ * pbci_frame_inline's values, and varints of up to 10 bytes; else NULL. */
+PBCI_INLINE const uint8_t *pbci_skip_value(const uint8_t *v, const uint8_t *end,
+                                           uint32_t wire_type) {
+  const uint8_t *value;
+  return wire_type == PBCI_WT_VARINT
+             ? pbci_skip_varint(v, end)
+             : pbci_frame_inline(v, end, wire_type, &value);
+}
+
 /* One field as it sits on the wire. */
 typedef struct PbciField {
   uint64_t tag;         /* field number << 3 | wire type */
