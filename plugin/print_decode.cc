@@ -59,7 +59,8 @@ void PrintNext(const FieldModel& f, Printer* p) {
     } else {
       vars["b1"] = Hex(next.key[1]);
       p->Print(vars,
-               "      if (end - p >= 2 && p[0] == $b0$ && p[1] == $b1$) {\n");
+               "      if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2($b0$, "
+               "$b1$)) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");

@@ -58,6 +58,23 @@ TEST(Runtime, ReadersStopAtTheEnd) {
   EXPECT_EQ(pbci_read_len(len, len + 2, &value_end), nullptr);
 }
 
+// Predicted two-byte keys are checked as pbci_key2(p) == PBCI_KEY2(b0, b1):
+// the macro (the generator's constant) and the reader must agree on every
+// byte pair, and no two pairs may read alike.
+TEST(Runtime, Key2ReadsBothKeyBytesInWireOrder) {
+  std::vector<bool> seen(1u << 16, false);
+  for (unsigned b0 = 0; b0 < 256; b0++) {
+    for (unsigned b1 = 0; b1 < 256; b1++) {
+      const uint8_t key[] = {static_cast<uint8_t>(b0), static_cast<uint8_t>(b1)};
+      const uint32_t v = pbci_key2(key);
+      ASSERT_EQ(v, PBCI_KEY2(b0, b1)) << b0 << " " << b1;
+      ASSERT_LT(v, seen.size());
+      ASSERT_FALSE(seen[v]) << b0 << " " << b1;
+      seen[v] = true;
+    }
+  }
+}
+
 TEST(Runtime, ArenaUsesBothEnds) {
   alignas(max_align_t) unsigned char buf[32];
   PbciArena a;

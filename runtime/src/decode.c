@@ -170,26 +170,41 @@ size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   return n;
 }
 
-void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
-                size_t elem_size) {
+/* The bodies of pbci_grow, pbci_grow_to and pbci_count_run, inlined into
+ * pbci_grow_run: every unpacked repeated field's first element calls it, so
+ * it makes no further calls until the array is copied. */
+PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
+                       size_t n_add, size_t elem_size) {
   size_t n = n_old + n_add;
   void *array;
-  if (n < n_old || n > (SIZE_MAX - PBCI_ALIGN) / elem_size) return NULL;
-  array = pbci_alloc(a, n * elem_size);
+  if (n < n_old) return NULL;
+  array = pbci_alloc(a, pbci_mul_size(n, elem_size));
   if (array != NULL && n_old != 0) memcpy(array, old, n_old * elem_size);
   return array;
 }
 
-void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
-                   size_t need, size_t elem_size) {
+PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
+                          size_t need, size_t elem_size) {
   size_t new_cap = pbci_next_capacity(*cap, need);
-  void *grown = pbci_grow(a, array, n, new_cap - n, elem_size);
+  void *grown = grow(a, array, n, new_cap - n, elem_size);
   if (grown != NULL) *cap = new_cap;
   return grown;
 }
 
-size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
-                      const uint8_t *end) {
+/* Whether the key_len (1 to 5) bytes at p are those at key. Compared
+ * without memcmp: a call per element would cost more than the rest of
+ * counting it. */
+PBCI_INLINE int same_key(const uint8_t *p, const uint8_t *key, size_t key_len) {
+  size_t i;
+  if (p[0] != key[0]) return 0;
+  for (i = 1; i < key_len; i++) {
+    if (p[i] != key[i]) return 0;
+  }
+  return 1;
+}
+
+PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
+                             const uint8_t *end) {
   const size_t key_len = (size_t)(key_end - key);
   const uint32_t wire_type = key[0] & 7u;
   const uint8_t *p = key;
@@ -204,8 +219,7 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
     }
   }
   /* Then (or else) one field at a time. */
-  while ((size_t)(end - p) > key_len && p[0] == key[0] &&
-         (key_len == 1 || memcmp(p + 1, key + 1, key_len - 1) == 0)) {
+  while ((size_t)(end - p) > key_len && same_key(p, key, key_len)) {
     const uint8_t *next = pbci_skip_value(p + key_len, end, wire_type);
     if (next == NULL) break;
     p = next;
@@ -214,11 +228,25 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
   return n != 0 ? n : 1;
 }
 
+void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
+                size_t elem_size) {
+  return grow(a, old, n_old, n_add, elem_size);
+}
+
+void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
+                   size_t need, size_t elem_size) {
+  return grow_to(a, array, n, cap, need, elem_size);
+}
+
+size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
+                      const uint8_t *end) {
+  return count_run(key, key_end, end);
+}
+
 void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end) {
-  return pbci_grow_to(a, array, n, cap, n + pbci_count_run(key, key_end, end),
-                      elem_size);
+  return grow_to(a, array, n, cap, n + count_run(key, key_end, end), elem_size);
 }
 
 /* ---- packed runs ---- */

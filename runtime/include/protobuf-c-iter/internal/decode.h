@@ -77,6 +77,29 @@ PBCI_INLINE int pbci_ctz64(uint64_t x) {
 #define PBCI_TAG(number, wire_type) \
   ((((uint64_t)(number)) << 3) | (uint64_t)(wire_type))
 
+/* n * elem_size, or SIZE_MAX when that overflows: a size no buffer holds,
+ * so the room and PTRDIFF_MAX checks after it refuse it. A multiply with an
+ * overflow flag on GCC and Clang, where dividing by elem_size would cost
+ * tens of cycles on every array. */
+PBCI_INLINE size_t pbci_mul_size(size_t n, size_t elem_size) {
+#if defined(__GNUC__) || defined(__clang__)
+  size_t r;
+  return __builtin_mul_overflow(n, elem_size, &r) ? SIZE_MAX : r;
+#else
+  return elem_size != 0 && n > SIZE_MAX / elem_size ? SIZE_MAX : n * elem_size;
+#endif
+}
+
+/* A two-byte key, its bytes in wire order, as pbci_key2 reads it. */
+#define PBCI_KEY2(b0, b1) ((uint32_t)(b0) | (uint32_t)(b1) << 8)
+
+/* The two bytes at p as one number (PBCI_KEY2(p[0], p[1])): compilers read
+ * them with one load on little-endian machines, so checking a predicted
+ * two-byte key is one compare rather than two. */
+PBCI_INLINE uint32_t pbci_key2(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
 /* Every allocation in the low (aligned) end of the buffer is rounded up to
  * this, which is at least the alignment of every member of a protobuf-c
  * struct (pointers, size_t, uint64_t, double). Rounding every allocation,
@@ -737,10 +760,9 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
  * or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed PTRDIFF_MAX.
  * Inline, like the other size helpers: the sizer calls them per field. */
 PBCI_INLINE ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
-  if (n > (PTRDIFF_MAX - PBCI_ALIGN) / elem_size) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  }
-  n = PBCI_ROUND(n * elem_size);
+  n = pbci_mul_size(n, elem_size);
+  if (n > PTRDIFF_MAX - PBCI_ALIGN) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  n = PBCI_ROUND(n);
   if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   s->lo += n;
   return 0;
