@@ -207,6 +207,44 @@ TEST(Runtime, TakeStringCopiesEveryLengthAndItsNul) {
   }
 }
 
+// Strings anywhere in the input with any room to spare (values 0-40 bytes,
+// 0-40 bytes of input before them, 0-40 bytes of room beyond the string, an
+// allocation at the low end): copied exactly, writing nothing outside the
+// free space and the string. (A copy in fixed-size blocks around the value
+// would have to stay within both; ASan reports a read before the input.)
+TEST(Runtime, TakeStringCopiesNearTheInputsStartAndWithLittleRoom) {
+  const size_t kSteps[] = {0, 1, 2, 15, 16, 17, 30, 31, 32, 33, 40};
+  for (size_t n = 0; n <= 40; n++) {
+    std::vector<uint8_t> value(n);
+    for (size_t i = 0; i < n; i++) value[i] = static_cast<uint8_t>('A' + i % 26);
+    for (size_t before : kSteps) {
+      std::vector<uint8_t> input(before, 0x55);
+      const std::vector<uint8_t> wire = LengthPrefixed(value);
+      input.insert(input.end(), wire.begin(), wire.end());
+      const uint8_t* end = input.data() + input.size();
+      for (size_t spare : kSteps) {
+        std::vector<unsigned char> buf;
+        PbciArena a = ArenaOf(&buf, 8 + spare + n + 1);
+        a.ctx.data = input.data();  // as unpack sets it
+        unsigned char* low = static_cast<unsigned char*>(pbci_alloc(&a, 8));
+        ASSERT_NE(low, nullptr);
+        memset(low, 0x77, 8);
+        ptrdiff_t err = 0;
+        PbciString s = pbci_take_string(&a, input.data() + before, end, &err);
+        ASSERT_EQ(s.next, end) << n << " " << before << " " << spare;
+        ASSERT_EQ(std::string(s.s), std::string(value.begin(), value.end()))
+            << n << " " << before << " " << spare;
+        ASSERT_EQ(reinterpret_cast<unsigned char*>(s.s) + n + 1,
+                  buf.data() + 8 + spare + n + 1);
+        for (size_t i = 0; i < 8; i++) ASSERT_EQ(low[i], 0x77) << n;
+        for (size_t i = 0; i < 16; i++) {
+          ASSERT_EQ(buf[8 + spare + n + 1 + i], 0xee) << n;
+        }
+      }
+    }
+  }
+}
+
 TEST(Runtime, TakeStringValidatesUtf8WhenAsked) {
   const std::vector<uint8_t> wire = LengthPrefixed({'o', 'k', 0xc3, 0x28});
   std::vector<unsigned char> buf;
