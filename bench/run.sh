@@ -25,7 +25,6 @@ mkdir -p "$results"
   --benchmark_repetitions="${REPETITIONS:-10}" \
   --benchmark_min_time="${MIN_TIME:-0.1}" \
   --benchmark_enable_random_interleaving=true \
-  --benchmark_report_aggregates_only=true \
   --benchmark_out="$results/raw.json" --benchmark_out_format=json \
   --report_dir="$results" "$@"
 
