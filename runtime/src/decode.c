@@ -170,9 +170,10 @@ size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   return n;
 }
 
-/* The bodies of pbci_grow, pbci_grow_to and pbci_count_run, inlined into
- * pbci_grow_run: every unpacked repeated field's first element calls it, so
- * it makes no further calls until the array is copied. */
+/* The bodies of pbci_grow and pbci_count_run and the growth policy,
+ * inlined where arrays grow (pbci_grow_run: every unpacked repeated field's
+ * first element calls it; packed runs; unknown fields), so that growing
+ * makes no further calls until an array is copied. */
 PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
                        size_t n_add, size_t elem_size) {
   size_t n = n_old + n_add;
@@ -183,6 +184,9 @@ PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
   return array;
 }
 
+/* Grows `array` (n elements, capacity *cap) to hold at least `need` (> *cap),
+ * moving it: returns the new array and updates *cap, or returns NULL when
+ * the buffer is too small. */
 PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
                           size_t need, size_t elem_size) {
   size_t new_cap = pbci_next_capacity(*cap, need);
@@ -231,11 +235,6 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size) {
   return grow(a, old, n_old, n_add, elem_size);
-}
-
-void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
-                   size_t need, size_t elem_size) {
-  return grow_to(a, array, n, cap, need, elem_size);
 }
 
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
@@ -358,7 +357,7 @@ PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
                           size_t count, size_t size) {
   void *grown;
   if (count <= *cap - n) return 1;
-  grown = pbci_grow_to(a, r->array, n, cap, n + count, size);
+  grown = grow_to(a, r->array, n, cap, n + count, size);
   if (grown == NULL) {
     r->err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
     return 0;
@@ -665,7 +664,7 @@ const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
   if (base->n_unknown_fields == *cap) {
     /* One more at a time: unknown fields are rare, doubling keeps many
      * linear. */
-    u = (ProtobufCMessageUnknownField *)pbci_grow_to(
+    u = (ProtobufCMessageUnknownField *)grow_to(
         a, base->unknown_fields, base->n_unknown_fields, cap,
         base->n_unknown_fields + 1, sizeof *u);
     if (u == NULL) {

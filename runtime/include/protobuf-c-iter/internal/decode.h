@@ -658,14 +658,12 @@ PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
                       const uint8_t *end);
 
-/* Grows `array` (n elements of elem_size bytes, capacity *cap) to hold at
- * least `need` (> *cap), moving it: returns the new array and updates
- * *cap, or returns NULL when the buffer is too small. */
-void *pbci_grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
-                   size_t need, size_t elem_size);
-
-/* pbci_grow_to for the run of unpacked elements whose first key is
- * [key, key_end): need = n + pbci_count_run(key, key_end, end). */
+/* Grows `array` (n elements of elem_size bytes, capacity *cap, full) for
+ * the run of unpacked elements whose first key is [key, key_end), to
+ * pbci_next_capacity(*cap, n + pbci_count_run(key, key_end, end)), moving
+ * it: returns the new array and updates *cap, or returns NULL when the
+ * buffer is too small. (Packed runs and unknown fields grow by the same
+ * policy inside the runtime.) */
 void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
@@ -717,8 +715,9 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
  * with PROTOBUF_C_ITER_ALIAS_BYTES; not stored at all with
  * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns the position after it, or NULL
  * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed).
- * The unknown-field array grows like any other (pbci_grow_to); *cap is its
- * capacity, base->n_unknown_fields when the occurrence began. */
+ * The unknown-field array grows like any other array, for one element at a
+ * time (so it doubles); *cap is its capacity, base->n_unknown_fields when
+ * the occurrence began. */
 const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
                                   ProtobufCMessage *base, size_t *cap,
                                   const uint8_t *p, const uint8_t *end,
