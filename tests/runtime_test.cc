@@ -35,6 +35,18 @@ TEST(Runtime, AllocOfSizeNearSizeMaxDoesNotWrap) {
   EXPECT_EQ(a.lo, buf);
 }
 
+// Array byte sizes are n * elem_size with overflow turned into SIZE_MAX,
+// which no room check passes.
+TEST(Runtime, MulSizeSaturatesOnOverflow) {
+  EXPECT_EQ(pbci_mul_size(0, 24), 0u);
+  EXPECT_EQ(pbci_mul_size(SIZE_MAX, 0), 0u);
+  EXPECT_EQ(pbci_mul_size(SIZE_MAX / 8, 8), SIZE_MAX / 8 * 8);
+  EXPECT_EQ(pbci_mul_size(SIZE_MAX / 8 + 1, 8), SIZE_MAX);
+  EXPECT_EQ(pbci_mul_size(SIZE_MAX / 24 + 1, 24), SIZE_MAX);
+  EXPECT_EQ(pbci_mul_size(SIZE_MAX, SIZE_MAX), SIZE_MAX);
+  EXPECT_EQ(pbci_mul_size(1000, 24), 24000u);
+}
+
 TEST(Runtime, SizeSumsRefuseToPassPtrdiffMax) {
   PbciSize s = {};
   EXPECT_EQ(pbci_size_array(&s, SIZE_MAX / 8, 8),
