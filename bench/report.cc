@@ -115,11 +115,7 @@ std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vecto
 }  // namespace
 
 void RaceReporter::ReportRuns(const std::vector<Run>& runs) {
-  // Every repetition reaches the JSON file (raw.json); the console shows
-  // the aggregates, or the single run when not repeated.
-  std::vector<Run> shown;
   for (const Run& run : runs) {
-    if (run.run_type != Run::RT_Iteration || run.repetitions <= 1) shown.push_back(run);
     Result& r = results_[run.run_name.function_name];
     if (run.error_occurred) {
       r.error = true;
@@ -138,7 +134,7 @@ void RaceReporter::ReportRuns(const std::vector<Run>& runs) {
       r.cv = rate->second.value;
     }
   }
-  if (!shown.empty()) ConsoleReporter::ReportRuns(shown);
+  ConsoleReporter::ReportRuns(runs);
 }
 
 bool RaceReporter::failed() const {

@@ -3,7 +3,7 @@
 # every decoder on every input in one run with repetitions, and writes
 #   bench/results/report.md   the tables (medians), machine and versions
 #   bench/results/chart.svg   the bar chart
-#   bench/results/raw.json    every repetition, as Google Benchmark wrote it
+#   bench/results/raw.json    every aggregate, as Google Benchmark wrote it
 # then copies the tables into README.md between its bench-report markers.
 #
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
@@ -25,6 +25,7 @@ mkdir -p "$results"
   --benchmark_repetitions="${REPETITIONS:-10}" \
   --benchmark_min_time="${MIN_TIME:-0.1}" \
   --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
   --benchmark_out="$results/raw.json" --benchmark_out_format=json \
   --report_dir="$results" "$@"
 
