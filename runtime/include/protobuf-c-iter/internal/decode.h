@@ -79,10 +79,10 @@ PBCI_INLINE int pbci_ctz64(uint64_t x) {
 
 /* n * elem_size, or SIZE_MAX when that overflows: a size no buffer holds,
  * so the room and PTRDIFF_MAX checks after it refuse it. A multiply with an
- * overflow flag on GCC and Clang, where dividing by elem_size would cost
- * tens of cycles on every array. */
+ * overflow flag on GCC (from 5) and Clang, where dividing by elem_size would
+ * cost tens of cycles on every array. */
 PBCI_INLINE size_t pbci_mul_size(size_t n, size_t elem_size) {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5)
   size_t r;
   return __builtin_mul_overflow(n, elem_size, &r) ? SIZE_MAX : r;
 #else
