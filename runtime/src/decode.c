@@ -197,7 +197,8 @@ PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
 
 /* Whether the key_len (1 to 5) bytes at p are those at key. Compared
  * without memcmp: a call per element would cost more than the rest of
- * counting it. */
+ * counting it. The first byte apart: it ends most runs, and a loop from 0
+ * costs 0.4-1.4% more instructions on the bench's inputs. */
 PBCI_INLINE int same_key(const uint8_t *p, const uint8_t *key, size_t key_len) {
   size_t i;
   if (p[0] != key[0]) return 0;

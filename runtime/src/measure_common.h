@@ -15,7 +15,7 @@ PBCI_INLINE uint32_t key16(const uint8_t *p, const uint8_t *end,
   if (p[0] < 0x80) return p[0];
   if (end - p < 2) return 0;
   *value = p + 2;
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+  return pbci_key2(p);
 }
 
 /* The tag (number << 3 | wire type) of a key read by key16. */
