@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -140,6 +141,71 @@ TEST(Regression, OverlongVarintInPackedRunStopsTheReserveScan) {
               PROTOBUF_C_ITER_ERR_MALFORMED)
         << Hex(run);
     EXPECT_EQ(CheckAgainstProtobufC(t, in), "") << Hex(run);
+  }
+}
+
+// The decoder counts a packed run of varints by its last bytes alone and
+// finds a varint over 10 bytes while reading the run (the sizer still looks
+// for one as it counts). Random runs of every varint kind, each checked
+// against protobuf-c (same acceptance, equal contents, unpacked_size exact):
+// mostly one-byte values so that whole words of them occur, varints of 2 to
+// 11 bytes (11 is over-long), sometimes a cut last varint; lengths up to 80
+// bytes, and around 2040 and 4080 bytes, where the count's word lanes are
+// summed and start again (also with every other byte a continuation byte).
+TEST(PackedRuns, RandomVarintRunsMatchProtobufC) {
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  std::mt19937 rng(2026);
+  auto below = [&rng](uint32_t bound) { return static_cast<uint32_t>(rng() % bound); };
+  size_t malformed = 0, cases = 0;
+  for (uint32_t field : {41u, 42u, 45u, 46u}) {  // int32, sint64, bool, enum
+    for (int i = 0; i < 600; i++) {
+      size_t length = below(81);
+      if (i % 50 == 0) length = 2030 + below(20);
+      if (i % 50 == 1 || i % 50 == 2) length = 4075 + below(20);
+      std::string run;
+      // Two-byte values only, in one case of 50: every other byte lane of
+      // each word counts a continuation byte, the most a lane can hold.
+      const bool two_byte = i % 50 == 2;
+      while (run.size() < length) {
+        const uint32_t bytes = two_byte ? 2 : below(4) != 0 ? 1 : 2 + below(10);
+        for (uint32_t b = 0; b + 1 < bytes; b++) run += static_cast<char>(0x80 | below(128));
+        run += static_cast<char>(below(field == 45u ? 2 : 128));
+      }
+      if (below(8) != 0) run.resize(length);  // else keep the last varint whole
+      const std::string in = VarintField(1, 7) + LenField(field, run) + VarintField(13, 1);
+      const std::string problems = CheckAgainstProtobufC(t, in);
+      ASSERT_EQ(problems, "") << "field " << field << ", case " << i << ": " << Hex(run);
+      malformed += t.unpacked_size(Data(in), in.size()) == PROTOBUF_C_ITER_ERR_MALFORMED;
+      cases++;
+    }
+  }
+  // Both outcomes were exercised.
+  EXPECT_GT(malformed, cases / 10);
+  EXPECT_LT(malformed, cases * 9 / 10);
+}
+
+// An over-long varint after a whole word of one-byte values, after a
+// multi-byte one and as the run's first, in each varint kind: malformed
+// with room to spare, as with room for the struct alone.
+TEST(PackedRuns, OverlongVarintIsMalformedWhereverItIs) {
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  const std::string overlong = std::string(10, '\x81') + "\x01";
+  for (uint32_t field : {41u, 42u, 45u, 46u}) {
+    for (const std::string& run :
+         {overlong, std::string(8, '\x01') + overlong + "\x01", "\x96\x01" + overlong,
+          std::string(3, '\x00') + overlong + std::string(20, '\x01')}) {
+      const std::string in = LenField(field, run);
+      EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
+      std::vector<uint64_t> big(1024);
+      EXPECT_EQ(t.unpack(Data(in), in.size(), big.data(), big.size() * 8),
+                PROTOBUF_C_ITER_ERR_MALFORMED)
+          << field << ": " << Hex(run);
+      ExactBuffer tight((sizeof(Iter__Test__Scalars2) + 7) & ~size_t{7});
+      EXPECT_EQ(t.unpack(Data(in), in.size(), tight.data, tight.size),
+                PROTOBUF_C_ITER_ERR_MALFORMED)
+          << field << ": " << Hex(run);
+      EXPECT_EQ(CheckAgainstProtobufC(t, in), "") << Hex(run);
+    }
   }
 }
 

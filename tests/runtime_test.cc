@@ -139,11 +139,11 @@ TEST(Runtime, VarintReadersAgreeWithTheReference) {
       ASSERT_EQ(v, want) << len;
       v = ~want;
       // As inside a counted packed run ending right after the varint.
-      ASSERT_EQ(pbci_read_counted_varint(in.data(), in.data() + len, &v),
+      ASSERT_EQ(pbci_read_run_varint(in.data(), in.data() + len, &v),
                 in.data() + len);
       ASSERT_EQ(v, want) << len;
       v = ~want;
-      ASSERT_EQ(pbci_read_counted_varint(in.data(), end, &v), in.data() + len);
+      ASSERT_EQ(pbci_read_run_varint(in.data(), end, &v), in.data() + len);
       ASSERT_EQ(v, want) << len;
     }
   }

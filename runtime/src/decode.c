@@ -291,21 +291,21 @@ PBCI_INLINE unsigned char *store_varint(unsigned char *out, uint64_t v,
   }
 }
 
-/* The values of a counted run [p, end) stored from `out` on. Varints:
- * eight one-byte varints (small values, the usual case) at once, each value
- * being its byte, others without bounds checks (counting checked that each
- * ends inside the run). Bools: eight one-byte ones at once too, others as
- * pbci_read_bool reads them, which cannot fail on a counted run.
- * Fixed-width values: on a little-endian host the wire bytes are the
- * array's bytes. */
-PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
-                           const uint8_t *end, unsigned kind) {
+/* The values of a counted run [p, end) stored from `out` on; 0 when a
+ * varint is over 10 bytes (the count does not look for them), else 1.
+ * Varints: a one-byte value is tried as the first of eight at once (small
+ * values, the usual case), longer ones without bounds checks (the run ends
+ * with a last byte) and without that try. Bools: eight one-byte ones at
+ * once too, others as pbci_read_bool reads them. Fixed-width values: on a
+ * little-endian host the wire bytes are the array's bytes. */
+PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
+                          const uint8_t *end, unsigned kind) {
   uint64_t v;
   unsigned i;
   if (kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64) {
     if (PBCI_LITTLE_ENDIAN) {
       memcpy(out, p, (size_t)(end - p));
-      return;
+      return 1;
     }
     for (; p < end; p += kind == PBCI_PACKED_FIXED32 ? 4 : 8) {
       if (kind == PBCI_PACKED_FIXED32) {
@@ -319,7 +319,7 @@ PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
         out += 8;
       }
     }
-    return;
+    return 1;
   }
   if (kind == PBCI_PACKED_BOOL) {
     protobuf_c_boolean b;
@@ -335,20 +335,59 @@ PBCI_INLINE void store_run(unsigned char *out, const uint8_t *p,
         continue;
       }
       p = pbci_read_bool(p, end, PBCI_WT_VARINT, &b);
+      if (p == NULL) return 0;
       memcpy(out, &b, sizeof b);
       out += sizeof b;
     }
-    return;
+    return 1;
   }
   while (p < end) {
-    if (pbci_eight_one_byte_varints(p, end)) {
-      for (i = 0; i < 8; i++) out = store_varint(out, p[i], kind);
-      p += 8;
+    if (p[0] < 0x80) {
+      if (pbci_eight_one_byte_varints(p, end)) {
+        for (i = 0; i < 8; i++) out = store_varint(out, p[i], kind);
+        p += 8;
+        continue;
+      }
+      out = store_varint(out, p[0], kind);
+      p++;
       continue;
     }
-    p = pbci_read_counted_varint(p, end, &v);
+    p = pbci_read_run_varint(p, end, &v);
+    if (p == NULL) return 0;
     out = store_varint(out, v, kind);
   }
+  return 1;
+}
+
+/* The elements of a packed run of varints [p, end), as the decoder counts
+ * them: its last bytes (top bit clear), without looking for over-long
+ * varints, which store_run rejects. (size_t)-1 when the run's last byte
+ * continues: a run that ends with a last byte holds as many varints of at
+ * most 10 bytes as it has last bytes, and a non-empty one at least one, so
+ * its array exists before store_run appends to it. Each of a word's eight
+ * byte lanes adds up its continuation bits over up to 255 words (so no lane
+ * overflows), then the lanes are summed: a few instructions a word, which
+ * compilers turn into vector code, where pbci_count_varints, which must
+ * follow each varint's length, takes about twice as many. */
+PBCI_INLINE size_t count_run_varints(const uint8_t *p, const uint8_t *end) {
+  size_t n = 0;
+  if (p < end && end[-1] >= 0x80) return (size_t)-1;
+  while ((size_t)(end - p) >= 8) {
+    size_t words = (size_t)(end - p) / 8, i;
+    uint64_t lanes = 0;
+    if (words > 255) words = 255;
+    for (i = 0; i < words; i++) {
+      uint64_t w;
+      memcpy(&w, p + 8 * i, sizeof w);
+      lanes += (w >> 7) & UINT64_C(0x0101010101010101);
+    }
+    lanes = (lanes & UINT64_C(0x00ff00ff00ff00ff)) +
+            ((lanes >> 8) & UINT64_C(0x00ff00ff00ff00ff));
+    n += 8 * words - (size_t)((lanes * UINT64_C(0x0001000100010001)) >> 48);
+    p += 8 * words;
+  }
+  for (; p < end; p++) n += *p < 0x80;
+  return n;
 }
 
 /* Gives r->array, holding n elements of capacity *cap, room for `count`
@@ -419,14 +458,27 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   }
   count = kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
               ? pbci_count_fixed(p, end, size)
-              : pbci_count_varints(p, end);
+              : count_run_varints(p, end);
   if (count == (size_t)-1) {
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;
   }
   /* An empty run may find no array at all (NULL + 0 is undefined in C). */
-  if (count == 0 || !make_room(a, &r, *n, cap, count, size)) return r;
-  store_run((unsigned char *)r.array + *n * size, p, end, kind);
+  if (count == 0) return r;
+  if (!make_room(a, &r, *n, cap, count, size)) {
+    /* A run with an over-long varint is malformed whatever the room, as
+     * unpacked_size reports it: look for one, on this path only. */
+    if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
+        pbci_count_varints(p, end) == (size_t)-1) {
+      r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    }
+    return r;
+  }
+  if (!store_run((unsigned char *)r.array + *n * size, p, end, kind)) {
+    r.array = array; /* unchanged, as on any failure */
+    r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return r;
+  }
   *n += count;
   return r;
 }

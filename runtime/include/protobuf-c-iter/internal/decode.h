@@ -300,12 +300,15 @@ PBCI_INLINE unsigned pbci_varint_word(const uint8_t *p, uint64_t *v) {
   return (unsigned)(pbci_ctz64(last) >> 3) + 1;
 }
 
-/* A varint inside a packed run [p, end) that pbci_count_varints accepted:
- * it ends within 10 bytes and before `end`, so only word loads need a
- * bounds check. Bits beyond 64 are dropped, as by pbci_read_varint. */
-PBCI_INLINE const uint8_t *pbci_read_counted_varint(const uint8_t *p,
-                                                     const uint8_t *end,
-                                                     uint64_t *v) {
+/* A varint inside a packed run [p, end) whose last byte ends a varint
+ * (end[-1] < 0x80), so that every varint of the run ends inside it and only
+ * word loads need a bounds check. Returns the byte after it, or NULL when
+ * it is over 10 bytes (the decoder counts a run by its last bytes and
+ * leaves this check to the read). Bits beyond 64 are dropped, as by
+ * pbci_read_varint. */
+PBCI_INLINE const uint8_t *pbci_read_run_varint(const uint8_t *p,
+                                                const uint8_t *end,
+                                                uint64_t *v) {
   uint64_t r;
   unsigned i;
   if (p[0] < 0x80) {
@@ -319,27 +322,31 @@ PBCI_INLINE const uint8_t *pbci_read_counted_varint(const uint8_t *p,
 #if PBCI_LITTLE_ENDIAN
   if ((size_t)(end - p) >= 8) {
     if ((i = pbci_varint_word(p, v)) != 0) return p + i;
-    /* 9 or 10 bytes: eight continue, so p[8] is in the run, and p[9]
-     * too when p[8] continues. */
+    /* Eight bytes continue, so p[8] is in the run, and p[9] too when p[8]
+     * continues. */
     memcpy(&r, p, sizeof r);
     r = pbci_gather7(r) | (uint64_t)(p[8] & 0x7f) << 56;
     if (p[8] < 0x80) {
       *v = r;
       return p + 9;
     }
+    if (p[9] >= 0x80) return NULL;
     *v = r | (uint64_t)p[9] << 63;
     return p + 10;
   }
 #else
   (void)end;
 #endif
+  /* Each byte read follows one that continues, so it is in the run. */
   r = (uint64_t)(p[0] & 0x7f);
   for (i = 1; i < 10; i++) {
     r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (p[i] < 0x80) break;
+    if (p[i] < 0x80) {
+      *v = r;
+      return p + i + 1;
+    }
   }
-  *v = r;
-  return p + i + 1;
+  return NULL;
 }
 
 /* Whether the 8 bytes from p are inside [p, end) and each a one-byte varint
@@ -561,7 +568,9 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
 
 /* The varints of a packed run [p, end): its bytes without the continuation
  * bit, counted eight at a time; (size_t)-1 when the run is malformed (its
- * last byte has the continuation bit, or a varint is over 10 bytes). */
+ * last byte has the continuation bit, or a varint is over 10 bytes). The
+ * sizer's count; the decoder counts last bytes alone and finds over-long
+ * varints as it reads them. */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
 /* The fixed-width values of a packed run, or (size_t)-1 when its length is
