@@ -3,7 +3,11 @@
 // same inputs, in one run. See bench/README.md.
 //
 //   pbci_bench [--datasets=DIR] [--report_dir=DIR] [--verify_only]
-//              [Google Benchmark flags]
+//              [--rounds=N] [Google Benchmark flags]
+//
+// --rounds=N runs every benchmark N times, a round at a time, each input's
+// decoders back to back (report.h); without it, one Google Benchmark run
+// (use --benchmark_repetitions).
 //
 // Every input is decoded by every decoder and compared before anything is
 // timed (verify.h); a decoder that fails aborts the run.
@@ -12,10 +16,14 @@
 #include <protobuf-c-iter/protobuf-c-iter.h>
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -103,6 +111,7 @@ int Main(int argc, char** argv) {
   std::string datasets = PBCI_BENCH_DATASETS;
   std::string report_dir;
   bool verify_only = false;
+  int rounds = 0;
   std::string benchmark_flags;
   std::vector<char*> args = {argv[0]};
   for (int i = 1; i < argc; i++) {
@@ -113,6 +122,15 @@ int Main(int argc, char** argv) {
       report_dir = arg.substr(13);
     } else if (arg == "--verify_only") {
       verify_only = true;
+    } else if (arg.rfind("--rounds=", 0) == 0) {
+      char* rest = nullptr;
+      const long n = std::strtol(arg.c_str() + 9, &rest, 10);
+      if (rest == arg.c_str() + 9 || *rest != '\0' || n < 1 || n > 1000) {
+        std::fprintf(stderr, "pbci_bench: --rounds wants a number from 1 to 1000: %s\n",
+                     arg.c_str());
+        return 2;
+      }
+      rounds = static_cast<int>(n);
     } else {
       // The timing flags, for the report (not where it writes files).
       if (arg.rfind("--benchmark_", 0) == 0 && arg.rfind("--benchmark_out", 0) != 0) {
@@ -120,6 +138,27 @@ int Main(int argc, char** argv) {
       }
       args.push_back(argv[i]);
     }
+  }
+  if (rounds > 0) {
+    for (size_t i = 1; i < args.size(); i++) {
+      const std::string arg = args[i];
+      if (arg.rfind("--benchmark_repetitions", 0) == 0 ||
+          arg.rfind("--benchmark_filter", 0) == 0 ||
+          arg.rfind("--benchmark_enable_random_interleaving", 0) == 0 ||
+          arg.rfind("--benchmark_out", 0) == 0) {
+        std::fprintf(stderr,
+                     "pbci_bench: %s does not go with --rounds (each round runs every "
+                     "benchmark once, each input's decoders in random order, and the "
+                     "samples go to the report directory's raw.json)\n",
+                     arg.c_str());
+        return 2;
+      }
+    }
+    // Shuffles the decoders of the input that each RunSpecifiedBenchmarks
+    // call below runs.
+    args.push_back(const_cast<char*>("--benchmark_enable_random_interleaving=true"));
+    benchmark_flags = "--rounds=" + std::to_string(rounds) +
+                      (benchmark_flags.empty() ? "" : " ") + benchmark_flags;
   }
   int bench_argc = static_cast<int>(args.size());
   benchmark::Initialize(&bench_argc, args.data());
@@ -146,7 +185,21 @@ int Main(int argc, char** argv) {
 
   RegisterAll(inputs);
   RaceReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  if (rounds > 0) {
+    reporter.set_rounds(rounds);
+    std::mt19937 rng(std::random_device{}());
+    std::vector<size_t> order(inputs.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    for (int round = 0; round < rounds && !reporter.failed(); round++) {
+      std::shuffle(order.begin(), order.end(), rng);
+      for (size_t i : order) {
+        // Input names are [a-z0-9_]: nothing to escape.
+        benchmark::RunSpecifiedBenchmarks(&reporter, "^[a-z_]+/" + inputs[i].name + "$");
+      }
+    }
+  } else {
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
   benchmark::Shutdown();
   if (reporter.failed()) {
     std::fprintf(stderr, "pbci_bench: a benchmark failed (see above)\n");

@@ -38,6 +38,23 @@ std::string Rate(double per_second) {
   return Fmt("%.3f", m);
 }
 
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Standard deviation over mean, with Bessel's correction, as Google
+// Benchmark's "cv" aggregate.
+double CoefficientOfVariation(const std::vector<double>& v) {
+  if (v.size() < 2) return -1;
+  double mean = 0, squares = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  for (double x : v) squares += (x - mean) * (x - mean);
+  return std::sqrt(squares / static_cast<double>(v.size() - 1)) / mean;
+}
+
 std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -114,6 +131,12 @@ std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vecto
 
 }  // namespace
 
+bool RaceReporter::ReportContext(const Context& context) {
+  if (context_reported_) return true;
+  context_reported_ = true;
+  return ConsoleReporter::ReportContext(context);
+}
+
 void RaceReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     Result& r = results_[run.run_name.function_name];
@@ -123,7 +146,9 @@ void RaceReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     auto rate = run.counters.find("items_per_second");
     if (rate == run.counters.end()) continue;
-    if (run.run_type == Run::RT_Iteration) {
+    if (rounds_ > 0) {
+      if (run.run_type == Run::RT_Iteration) r.samples.push_back(rate->second.value);
+    } else if (run.run_type == Run::RT_Iteration) {
       // Kept only when not repeated: then there is no median.
       if (!r.has_median) r.items_per_second = rate->second.value;
     } else if (run.aggregate_name == "median") {
@@ -144,32 +169,77 @@ bool RaceReporter::failed() const {
   return false;
 }
 
+double RaceReporter::PairedRatio(const Result& a, const Result& b) const {
+  std::vector<double> ratios;
+  for (size_t k = 0; k < a.samples.size(); k++) ratios.push_back(a.samples[k] / b.samples[k]);
+  return Median(ratios);
+}
+
+// Every sample, for a look at the spread: {"rounds": R, "items_per_second":
+// {"<family>/<input>": [one per round], ...}}.
+bool RaceReporter::WriteSamples(const std::string& path) const {
+  std::ofstream out(path);
+  out << "{\n  \"rounds\": " << rounds_ << ",\n  \"items_per_second\": {";
+  const char* sep = "\n";
+  for (const auto& [name, result] : results_) {
+    out << sep << "    \"" << name << "\": [";
+    for (size_t k = 0; k < result.samples.size(); k++) {
+      out << (k ? ", " : "") << Fmt("%.6g", result.samples[k]);
+    }
+    out << "]";
+    sep = ",\n";
+  }
+  out << "\n  }\n}\n";
+  return static_cast<bool>(out);
+}
+
 bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& inputs,
                          const Environment& env, std::string* error) const {
-  // rates[input][decoder]; size_rate[input] for iter_size.
+  // rates[input][decoder]: medians; speedups[input][decoder]: iter's rate
+  // over the decoder's; size_shares[input]: iter_size's time over iter's.
   std::vector<std::vector<double>> rates(inputs.size(), std::vector<double>(6));
-  std::vector<double> size_rates(inputs.size());
+  std::vector<std::vector<double>> speedups(inputs.size(), std::vector<double>(kIter));
+  std::vector<double> size_shares(inputs.size());
   std::string worst_cv_name;
   double worst_cv = -1;
-  auto find = [&](const std::string& name, double* out) {
+  auto find = [&](const std::string& name) -> const Result* {
     auto it = results_.find(name);
-    if (it == results_.end() || it->second.error || it->second.items_per_second <= 0) {
-      *error = "no result for " + name + (it != results_.end() && it->second.error
-                                              ? " (it failed)" : "");
-      return false;
+    const bool complete =
+        it != results_.end() && !it->second.error &&
+        (rounds_ > 0 ? it->second.samples.size() == static_cast<size_t>(rounds_)
+                     : it->second.items_per_second > 0);
+    if (!complete) {
+      *error = "no result for " + name +
+               (it == results_.end() ? ""
+                : it->second.error   ? " (it failed)"
+                : rounds_ > 0        ? " in every round"
+                                     : "");
+      return nullptr;
     }
-    *out = it->second.items_per_second;
-    if (it->second.cv > worst_cv) {
-      worst_cv = it->second.cv;
+    const double cv = rounds_ > 0 ? CoefficientOfVariation(it->second.samples) : it->second.cv;
+    if (cv > worst_cv) {
+      worst_cv = cv;
       worst_cv_name = name;
     }
-    return true;
+    return &it->second;
+  };
+  auto rate = [&](const Result& r) {
+    return rounds_ > 0 ? Median(r.samples) : r.items_per_second;
   };
   for (size_t i = 0; i < inputs.size(); i++) {
+    const Result* row[6];
     for (size_t d = 0; d < 6; d++) {
-      if (!find(std::string(kDecoders[d].id) + "/" + inputs[i].name, &rates[i][d])) return false;
+      row[d] = find(std::string(kDecoders[d].id) + "/" + inputs[i].name);
+      if (row[d] == nullptr) return false;
+      rates[i][d] = rate(*row[d]);
     }
-    if (!find(std::string(kIterSize.id) + "/" + inputs[i].name, &size_rates[i])) return false;
+    const Result* size = find(std::string(kIterSize.id) + "/" + inputs[i].name);
+    if (size == nullptr) return false;
+    for (size_t d = 0; d < kIter; d++) {
+      speedups[i][d] = rounds_ > 0 ? PairedRatio(*row[kIter], *row[d])
+                                   : rates[i][kIter] / rates[i][d];
+    }
+    size_shares[i] = rounds_ > 0 ? PairedRatio(*row[kIter], *size) : rates[i][kIter] / rate(*size);
   }
 
   std::ostringstream md;
@@ -177,8 +247,15 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
      << "- Machine: " << env.machine << "; " << env.os << "\n"
      << "- Compilers: " << env.compilers << "\n"
      << "- Libraries: " << env.libraries << "\n"
-     << "- Method: " << env.method << "; each number is the median of " << repetitions_
-     << " repetition" << (repetitions_ == 1 ? "" : "s");
+     << "- Method: " << env.method;
+  if (rounds_ > 0) {
+    md << "; " << rounds_ << " rounds, each running the inputs in random order and, for an "
+       << "input, every decoder once in random order; each rate is the median over the "
+       << "rounds and each ratio the median of the rounds' ratios";
+  } else {
+    md << "; each number is the median of " << repetitions_ << " repetition"
+       << (repetitions_ == 1 ? "" : "s");
+  }
   if (worst_cv >= 0) {
     md << " (largest coefficient of variation: " << Fmt("%.1f", worst_cv * 100) << "%, "
        << worst_cv_name << ")";
@@ -195,7 +272,8 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
     }
     md << "\n";
   }
-  md << "\n**iter's speed-up over each decoder** (its rate divided by theirs), iter's "
+  md << "\n**iter's speed-up over each decoder** (its rate divided by theirs"
+     << (rounds_ > 0 ? ", per round; the median" : "") << "), iter's "
         "throughput, and what `x__iter_unpacked_size` costs as a share of a full "
         "`x__iter_unpack`\n\n| input |";
   for (size_t d = 0; d < kIter; d++) md << " vs " << kDecoders[d].title << " |";
@@ -204,9 +282,9 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
   md << "\n";
   for (size_t i = 0; i < inputs.size(); i++) {
     md << "| " << inputs[i].name << " |";
-    for (size_t d = 0; d < kIter; d++) md << " " << Fmt("%.2f", rates[i][kIter] / rates[i][d]) << "x |";
+    for (size_t d = 0; d < kIter; d++) md << " " << Fmt("%.2f", speedups[i][d]) << "x |";
     md << " " << Fmt("%.2f", rates[i][kIter] * static_cast<double>(inputs[i].bytes.size()) / 1e9)
-       << " | " << Fmt("%.0f", 100 * rates[i][kIter] / size_rates[i]) << "% |\n";
+       << " | " << Fmt("%.0f", 100 * size_shares[i]) << "% |\n";
   }
   md << "\nInputs: ";
   for (size_t i = 0; i < inputs.size(); i++) {
@@ -221,7 +299,7 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
   report << md.str();
   std::ofstream chart(dir + "/chart.svg");
   chart << Chart(inputs, rates, env);
-  if (!report || !chart) {
+  if (!report || !chart || (rounds_ > 0 && !WriteSamples(dir + "/raw.json"))) {
     *error = "cannot write the report into " + dir;
     return false;
   }

@@ -33,15 +33,30 @@ struct Environment {
   std::string method;      // repetitions, minimum time, interleaving
 };
 
+// Collects results in either of two methods:
+//  - one Google Benchmark run with repetitions: each benchmark's median
+//    and coefficient of variation as Google Benchmark aggregates them;
+//  - rounds (set_rounds): RunSpecifiedBenchmarks once per input per round,
+//    without repetitions, so that the decoders compared on an input run
+//    within about a second of each other; each round adds one sample per
+//    benchmark, rates are medians over the rounds and every ratio is the
+//    median of the rounds' ratios (paired: a machine that drifts between
+//    fast and slow phases moves both sides of a ratio together).
 class RaceReporter : public benchmark::ConsoleReporter {
  public:
+  // Rounds mode, `rounds` runs of every benchmark (call before any run).
+  void set_rounds(int rounds) { rounds_ = rounds; }
+
+  // The console header once, not once per RunSpecifiedBenchmarks.
+  bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
   // True when a benchmark stopped on an error (a decode that failed).
   bool failed() const;
 
-  // Writes `dir`/report.md (tables) and `dir`/chart.svg. Fails when a
-  // benchmark errored or a decoder/input pair has no result.
+  // Writes `dir`/report.md (tables) and `dir`/chart.svg, and in rounds
+  // mode `dir`/raw.json (every sample). Fails when a benchmark errored or a
+  // decoder/input pair has no result (in rounds mode: not one per round).
   bool Write(const std::string& dir, const std::vector<Input>& inputs,
              const Environment& env, std::string* error) const;
 
@@ -51,10 +66,17 @@ class RaceReporter : public benchmark::ConsoleReporter {
     double cv = -1;               // coefficient of variation, if repeated
     bool has_median = false;
     bool error = false;
+    std::vector<double> samples;  // rounds mode: items per second, by round
   };
+  // rounds mode: the median over rounds of a / b, each round's pair.
+  double PairedRatio(const Result& a, const Result& b) const;
+  bool WriteSamples(const std::string& path) const;
+
   // Keyed by the benchmark's name, "<family>/<input>".
   std::map<std::string, Result> results_;
   int repetitions_ = 1;
+  int rounds_ = 0;
+  bool context_reported_ = false;
 };
 
 }  // namespace pbci_bench

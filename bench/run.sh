@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The race, as the README reports it: builds pbci_bench in Release, runs
-# every decoder on every input in one run with repetitions, and writes
-#   bench/results/report.md   the tables (medians), machine and versions
+# every decoder on every input in one run of rounds (each round runs each
+# input's decoders back to back, in random order), and writes
+#   bench/results/report.md   the tables (medians and paired ratios),
+#                             machine and versions
 #   bench/results/chart.svg   the bar chart
-#   bench/results/raw.json    every aggregate, as Google Benchmark wrote it
+#   bench/results/raw.json    every sample: one rate per benchmark per round
 # then copies the tables into README.md between its bench-report markers.
 #
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
-#   REPETITIONS=20 MIN_TIME=0.2 bench/run.sh   (default 10 x 0.1 s)
+#   ROUNDS=20 MIN_TIME=0.2 bench/run.sh  (default 10 rounds x 0.1 s)
 #   BUILD_DIR=dir bench/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,11 +24,8 @@ cmake --build "$build" -j "$(nproc)" --target pbci_bench
 results=$root/bench/results
 mkdir -p "$results"
 "$build/bench/pbci_bench" \
-  --benchmark_repetitions="${REPETITIONS:-10}" \
+  --rounds="${ROUNDS:-10}" \
   --benchmark_min_time="${MIN_TIME:-0.1}" \
-  --benchmark_enable_random_interleaving=true \
-  --benchmark_report_aggregates_only=true \
-  --benchmark_out="$results/raw.json" --benchmark_out_format=json \
   --report_dir="$results" "$@"
 
 # Code size: each bench schema's generated decoders (.pb-iter.o) against
