@@ -115,8 +115,9 @@ uint64_t ReferenceVarint(const std::vector<uint8_t>& bytes) {
 
 // Every length from 1 to 10 bytes, canonical or padded with zero groups,
 // over random values, with the varint at the very end of the input or
-// followed by other bytes: the word-at-a-time reader (8 readable bytes) and
-// the byte loop must agree with the reference.
+// followed by other bytes: the unrolled reader (10 readable bytes), the
+// bounded loop (fewer) and the packed-run reader must agree with the
+// reference; cut short, or run past 10 bytes, each must fail.
 TEST(Runtime, VarintReadersAgreeWithTheReference) {
   uint64_t state = 0x9e3779b97f4a7c15u;
   for (int round = 0; round < 20000; round++) {
@@ -146,6 +147,18 @@ TEST(Runtime, VarintReadersAgreeWithTheReference) {
       ASSERT_EQ(pbci_read_run_varint(in.data(), end, &v), in.data() + len);
       ASSERT_EQ(v, want) << len;
     }
+    uint64_t v = 0;
+    if (len > 1) {
+      ASSERT_EQ(pbci_read_varint(bytes.data(), bytes.data() + len - 1, &v), nullptr) << len;
+    }
+    // Continuation bytes up to 11, then a last byte, then slack.
+    std::vector<uint8_t> overlong = bytes;
+    overlong.back() |= 0x80;
+    overlong.resize(11, 0x80);
+    overlong.insert(overlong.end(), {0x01, 0, 0, 0});
+    ASSERT_EQ(pbci_read_varint(overlong.data(), overlong.data() + overlong.size(), &v), nullptr)
+        << len;
+    ASSERT_EQ(pbci_read_run_varint(overlong.data(), overlong.data() + 12, &v), nullptr) << len;
   }
 }
 

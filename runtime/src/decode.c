@@ -2,37 +2,69 @@
  * field scanning, allocation and unknown fields. */
 #include "protobuf-c-iter/internal/decode.h"
 
+/* One byte after the first of a varint with room for all ten: adds byte i
+ * to v, and its "- 1" takes back the continuation bit (1 << 7 * i) that the
+ * byte before added; returns when byte i is the last. Unsigned arithmetic
+ * wraps, so a 10th byte's bits beyond 64 fall away, as with a mask. */
+#define VARINT_STEP(i)       \
+  b = p[i];                  \
+  v += (b - 1) << (7 * (i)); \
+  if (b < 0x80) {            \
+    r.p = p + (i) + 1;       \
+    r.v = v;                 \
+    return r;                \
+  }
+
 PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
   PbciRead r = {NULL, 0};
-  uint64_t result = 0;
-  unsigned i;
-  /* With room for the longest varint, no bounds check per byte. */
-  const int room = (size_t)(end - p) >= 10;
-  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    r.v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-    r.p = p + 2;
+  uint64_t v, b;
+  size_t n, i;
+  if ((size_t)(end - p) >= 10) {
+    /* No bounds check per byte, and a byte at a time: each costs a load,
+     * a shift, an add and a well-predicted branch, fewer instructions than
+     * gathering a word's 7-bit groups for the 5-byte values of random
+     * 32-bit numbers. (A separate two-byte test first measured +6% on
+     * those, -1% on two-byte values.) */
+    v = p[0];
+    if (v < 0x80) {
+      r.p = p + 1;
+      r.v = v;
+      return r;
+    }
+    VARINT_STEP(1)
+    VARINT_STEP(2)
+    VARINT_STEP(3)
+    VARINT_STEP(4)
+    VARINT_STEP(5)
+    VARINT_STEP(6)
+    VARINT_STEP(7)
+    VARINT_STEP(8)
+    VARINT_STEP(9)
+    return r; /* more than 10 bytes */
+  }
+  /* Near the end of the input or of a sub-message: the same sums, each
+   * byte checked against the n (< 10) left, so none can be over-long. */
+  n = (size_t)(end - p);
+  if (n == 0) return r;
+  v = p[0];
+  if (v < 0x80) {
+    r.p = p + 1;
+    r.v = v;
     return r;
   }
-#if PBCI_LITTLE_ENDIAN
-  if ((size_t)(end - p) >= 8) {
-    unsigned n = pbci_varint_word(p, &r.v);
-    if (n != 0) {
-      r.p = p + n;
-      return r;
-    }
-  }
-#endif
-  for (i = 0; i < 10; i++) {
-    if (!room && p + i >= end) return r; /* truncated */
-    result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (p[i] < 0x80) {
+  for (i = 1; i < n; i++) {
+    b = p[i];
+    v += (b - 1) << (7 * i);
+    if (b < 0x80) {
       r.p = p + i + 1;
-      r.v = result;
+      r.v = v;
       return r;
     }
   }
-  return r; /* more than 10 bytes */
+  return r; /* truncated */
 }
+
+#undef VARINT_STEP
 
 PbciRead pbci_read_tag_slow(const uint8_t *p, const uint8_t *end) {
   PbciRead r = {NULL, 0};
