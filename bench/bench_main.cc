@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -140,17 +141,23 @@ int Main(int argc, char** argv) {
     }
   }
   if (rounds > 0) {
-    for (size_t i = 1; i < args.size(); i++) {
-      const std::string arg = args[i];
-      if (arg.rfind("--benchmark_repetitions", 0) == 0 ||
-          arg.rfind("--benchmark_filter", 0) == 0 ||
-          arg.rfind("--benchmark_enable_random_interleaving", 0) == 0 ||
-          arg.rfind("--benchmark_out", 0) == 0) {
+    // Google Benchmark takes these from the command line or, as defaults,
+    // from environment variables of the same names in upper case.
+    static const char* const kRoundsSet[] = {"repetitions", "filter",
+                                             "enable_random_interleaving", "out"};
+    for (const char* flag : kRoundsSet) {
+      std::string env = std::string("BENCHMARK_") + flag;
+      for (char& c : env) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      std::string given = std::getenv(env.c_str()) != nullptr ? env : "";
+      for (size_t i = 1; i < args.size() && given.empty(); i++) {
+        if (std::string(args[i]).rfind(std::string("--benchmark_") + flag, 0) == 0) given = args[i];
+      }
+      if (!given.empty()) {
         std::fprintf(stderr,
                      "pbci_bench: %s does not go with --rounds (each round runs every "
                      "benchmark once, each input's decoders in random order, and the "
                      "samples go to the report directory's raw.json)\n",
-                     arg.c_str());
+                     given.c_str());
         return 2;
       }
     }
@@ -195,6 +202,7 @@ int Main(int argc, char** argv) {
       for (size_t i : order) {
         // Input names are [a-z0-9_]: nothing to escape.
         benchmark::RunSpecifiedBenchmarks(&reporter, "^[a-z_]+/" + inputs[i].name + "$");
+        if (reporter.failed()) break;
       }
     }
   } else {

@@ -186,14 +186,17 @@ TEST(PackedRuns, RandomVarintRunsMatchProtobufC) {
 
 // An over-long varint after a whole word of one-byte values, after a
 // multi-byte one and as the run's first, in each varint kind: malformed
-// with room to spare, as with room for the struct alone.
+// with room to spare, as with room for the struct alone. Runs over 16
+// bytes (counted first), and the same shapes in short ones.
 TEST(PackedRuns, OverlongVarintIsMalformedWhereverItIs) {
   const IterType& t = TypeNamed("iter.test.Scalars2");
   const std::string overlong = std::string(10, '\x81') + "\x01";
+  const std::string tail(8, '\x01');
   for (uint32_t field : {41u, 42u, 45u, 46u}) {
     for (const std::string& run :
-         {overlong, std::string(8, '\x01') + overlong + "\x01", "\x96\x01" + overlong,
-          std::string(3, '\x00') + overlong + std::string(20, '\x01')}) {
+         {overlong + tail, std::string(8, '\x01') + overlong + "\x01",
+          "\x96\x01" + overlong + tail, std::string(3, '\x00') + overlong + std::string(20, '\x01'),
+          overlong, "\x96\x01" + overlong}) {
       const std::string in = LenField(field, run);
       EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
       std::vector<uint64_t> big(1024);

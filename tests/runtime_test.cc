@@ -139,26 +139,32 @@ TEST(Runtime, VarintReadersAgreeWithTheReference) {
       ASSERT_EQ(pbci_read_varint(in.data(), end, &v), in.data() + len) << len;
       ASSERT_EQ(v, want) << len;
       v = ~want;
-      // As inside a counted packed run ending right after the varint.
+      // As inside a packed run ending right after the varint, or with more
+      // one-byte values (a run's last byte ends a varint).
       ASSERT_EQ(pbci_read_run_varint(in.data(), in.data() + len, &v),
                 in.data() + len);
       ASSERT_EQ(v, want) << len;
       v = ~want;
-      ASSERT_EQ(pbci_read_run_varint(in.data(), end, &v), in.data() + len);
+      std::vector<uint8_t> run = bytes;
+      run.insert(run.end(), trailing, 0x01);
+      ASSERT_EQ(pbci_read_run_varint(run.data(), run.data() + run.size(), &v), run.data() + len);
       ASSERT_EQ(v, want) << len;
     }
     uint64_t v = 0;
     if (len > 1) {
       ASSERT_EQ(pbci_read_varint(bytes.data(), bytes.data() + len - 1, &v), nullptr) << len;
     }
-    // Continuation bytes up to 11, then a last byte, then slack.
-    std::vector<uint8_t> overlong = bytes;
-    overlong.back() |= 0x80;
-    overlong.resize(11, 0x80);
-    overlong.insert(overlong.end(), {0x01, 0, 0, 0});
-    ASSERT_EQ(pbci_read_varint(overlong.data(), overlong.data() + overlong.size(), &v), nullptr)
-        << len;
-    ASSERT_EQ(pbci_read_run_varint(overlong.data(), overlong.data() + 12, &v), nullptr) << len;
+    // Continuation bytes up to 10 (an 11-byte varint) or 11, then a last
+    // byte, then slack.
+    for (size_t continued : {10, 11}) {
+      std::vector<uint8_t> overlong = bytes;
+      overlong.back() |= 0x80;
+      overlong.resize(continued, 0x80);
+      overlong.insert(overlong.end(), {0x01, 0, 0, 0});
+      const uint8_t* end = overlong.data() + overlong.size();
+      ASSERT_EQ(pbci_read_varint(overlong.data(), end, &v), nullptr) << len;
+      ASSERT_EQ(pbci_read_run_varint(overlong.data(), end - 3, &v), nullptr) << len;
+    }
   }
 }
 
@@ -487,6 +493,69 @@ TEST(Runtime, SizerRefusesTablesNeedingMoreScratchThanItHolds) {
   size = {};
   EXPECT_EQ(pbci_measure_top(&type, truncated, truncated + 2, &size),
             PROTOBUF_C_ITER_ERR_MALFORMED);
+}
+
+}  // namespace
+
+namespace {
+
+// Regression (found in review): pbci_append_element, failing after its
+// array grew, returned the caller's old array with the grown capacity
+// (harmless in generated decoders, which drop both on failure, but not the
+// documented state). A failed append now leaves the count as it was and an
+// array that holds those elements within the capacity it reports. Also
+// for long packed runs, which are counted by their last bytes and grow
+// before an over-long varint is found, for every varint kind; appending
+// again from that state (into too small a buffer) stays inside it.
+TEST(Regression, FailedAppendReturnedTheOldArrayWithTheGrownCapacity) {
+  std::vector<uint8_t> run(8, 0x01);
+  run.insert(run.end(), 10, 0x81);  // continues for 11 bytes
+  run.insert(run.end(), {0x01, 0x01});
+  for (unsigned kind : {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
+                        PBCI_PACKED_SINT64, PBCI_PACKED_BOOL}) {
+    std::vector<unsigned char> buf;
+    PbciArena a = ArenaOf(&buf, 256);
+    uint64_t old_array[2] = {7, 7};  // full: two of capacity two
+    size_t n = 2, cap = 2;
+    PbciAppend r = AppendRun(&a, old_array, &n, &cap, run, kind);
+    EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+    EXPECT_EQ(n, 2u) << kind;
+    // Grown inside the buffer for the whole run (ten last bytes, so ten
+    // values counted), the two elements copied.
+    const size_t size =
+        kind == PBCI_PACKED_VARINT64 || kind == PBCI_PACKED_SINT64 ? 8 : 4;
+    ASSERT_NE(r.array, static_cast<void*>(old_array)) << kind;
+    ASSERT_GE(cap, 12u) << kind;
+    ASSERT_GE(static_cast<unsigned char*>(r.array), buf.data()) << kind;
+    ASSERT_LE(static_cast<unsigned char*>(r.array) + cap * size, a.lo) << kind;
+    EXPECT_EQ(std::memcmp(r.array, old_array, 2 * size), 0) << kind;
+    // Without room to grow, the fault is still reported as such.
+    std::vector<unsigned char> small;
+    PbciArena tight = ArenaOf(&small, 8);
+    void* array = r.array;
+    const size_t cap_before = cap;
+    r = AppendRun(&tight, array, &n, &cap, run, kind);
+    EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+    EXPECT_EQ(n, 2u) << kind;
+    EXPECT_EQ(r.array, array) << kind;
+    EXPECT_EQ(cap, cap_before) << kind;
+  }
+  // The same for one unpacked element of a packed field (field 41, int32)
+  // whose varint is cut short after its full array grew.
+  const uint8_t element[] = {0xc8, 0x02, 0x96};
+  std::vector<unsigned char> buf;
+  PbciArena a = ArenaOf(&buf, 256);
+  uint32_t old_array[2] = {7, 7};
+  size_t n = 2, cap = 2;
+  PbciAppend r = pbci_append_element(&a, old_array, &n, &cap, element, element + 3,
+                                     PBCI_PACKED_VARINT32);
+  EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
+  EXPECT_EQ(r.next, nullptr);
+  EXPECT_EQ(n, 2u);
+  ASSERT_NE(r.array, static_cast<void*>(old_array));
+  ASSERT_GE(cap, 3u);
+  ASSERT_LE(static_cast<unsigned char*>(r.array) + cap * 4, a.lo);
+  EXPECT_EQ(std::memcmp(r.array, old_array, sizeof old_array), 0);
 }
 
 }  // namespace

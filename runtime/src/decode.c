@@ -507,7 +507,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
     return r;
   }
   if (!store_run((unsigned char *)r.array + *n * size, p, end, kind)) {
-    r.array = array; /* unchanged, as on any failure */
+    /* r.array, grown, holds the *n elements within capacity *cap. */
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;
   }
@@ -587,10 +587,7 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
       p = pbci_read_varint(p, end, &v);
       break;
   }
-  if (p == NULL) {
-    r.array = array; /* as documented: unchanged on failure */
-    return r;
-  }
+  if (p == NULL) return r; /* r.array, maybe grown, with capacity *cap */
   out = (unsigned char *)r.array + *n * size;
   if (kind == PBCI_PACKED_FIXED32) {
     memcpy(out, &u32, 4);

@@ -263,7 +263,7 @@ PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
 
 /* A varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf-c
  * does. Inline for one byte only (every scalar case carries this code);
- * the out-of-line reader tries two bytes first. */
+ * longer ones out of line. */
 PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
                                               const uint8_t *end, uint64_t *v) {
   if (p < end && *p < 0x80) {
@@ -337,7 +337,9 @@ PBCI_INLINE const uint8_t *pbci_read_run_varint(const uint8_t *p,
 #else
   (void)end;
 #endif
-  /* Each byte read follows one that continues, so it is in the run. */
+  /* Each byte read follows one that continues, so it is in the run. (On a
+   * little-endian host fewer than 8 bytes are left here, so the varint ends
+   * within them; the over-long case is for other hosts.) */
   r = (uint64_t)(p[0] & 0x7f);
   for (i = 1; i < 10; i++) {
     r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
@@ -569,8 +571,9 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
 /* The varints of a packed run [p, end): its bytes without the continuation
  * bit, counted eight at a time; (size_t)-1 when the run is malformed (its
  * last byte has the continuation bit, or a varint is over 10 bytes). The
- * sizer's count; the decoder counts last bytes alone and finds over-long
- * varints as it reads them. */
+ * sizer's count. The decoder counts last bytes alone and finds over-long
+ * varints as it reads them; it calls this only for a run whose array
+ * cannot grow, to report a malformed run as such. */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
 
 /* The fixed-width values of a packed run, or (size_t)-1 when its length is
@@ -699,9 +702,11 @@ typedef struct PbciAppend {
  * key; the run must end by `end`) to `array` (*n elements, capacity *cap),
  * converted as `kind` (PBCI_PACKED_*) says: counts the run, grows a full
  * array for all of it (see "arrays" above), then stores each value. On
- * failure `next` is NULL, the array comes back unchanged with err
- * PROTOBUF_C_ITER_ERR_MALFORMED or PROTOBUF_C_ITER_ERR_NO_MEMORY, and *n
- * is unchanged. Out of line: one call per run, shared by every packed
+ * failure `next` is NULL, err is PROTOBUF_C_ITER_ERR_MALFORMED or
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, *n is unchanged and `array` holds those
+ * *n elements within capacity *cap: the caller's array, or a grown copy
+ * when the fault came to light after growing (an over-long varint of a
+ * long run, which counting leaves to the read). Out of line: one call per run, shared by every packed
  * field. */
 PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
                               size_t *cap, const uint8_t *p,
