@@ -476,6 +476,33 @@ TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
 
 namespace {
 
+// pbci_find_field: dense numbers at once, others by binary search, and
+// numbers past the last field (the usual unknown field) without one.
+TEST(Runtime, FindFieldFindsEachNumberAndNothingElse) {
+  const uint32_t numbers[] = {1, 2, 3, 10, 100, 536870911};
+  PbciFieldInfo fields[6] = {};
+  for (size_t i = 0; i < 6; i++) fields[i].number = numbers[i];
+  PbciMessage type = {};
+  type.fields = fields;
+  for (uint32_t n = 0; n <= 6; n++) {
+    type.n_fields = n;
+    for (uint64_t number : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{4},
+                            uint64_t{9}, uint64_t{10}, uint64_t{11}, uint64_t{100},
+                            uint64_t{101}, uint64_t{536870911}, uint64_t{536870912},
+                            uint64_t{1} << 35}) {
+      const PbciFieldInfo* want = nullptr;
+      for (uint32_t i = 0; i < n; i++) {
+        if (numbers[i] == number) want = &fields[i];
+      }
+      EXPECT_EQ(pbci_find_field(&type, number), want) << n << " fields, number " << number;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
 // A message table without a generated sizer whose scratch needs exceed the
 // general sizer's (a table from another generator version) is refused, not
 // sized in too small a scratch. The input, a truncated field, is one the
