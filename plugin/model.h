@@ -10,7 +10,6 @@
 #include <google/protobuf/descriptor.h>
 
 #include <cstdint>
-
 #include <string>
 #include <vector>
 
@@ -38,14 +37,14 @@ struct FieldModel {
   bool repeated = false;
   bool packable = false;  // repeated scalar: packed runs are accepted
   ReadKind read = ReadKind::kVarint;
-  std::string elem_type;       // C type of one value: "int32_t", "char *",
-                               // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
-  std::string value_expr;      // C expression turning the raw read into
-                               // elem_type, e.g. "(int32_t)v"
-  int fixed_size = 0;          // 4 or 8 for fixed-width kinds, else 0
-  std::string packed_kind;     // packable: how the runtime's
-                               // pbci_append_packed/_element convert its
-                               // values, "PBCI_PACKED_SINT32"
+  std::string elem_type;    // C type of one value: "int32_t", "char *",
+                            // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
+  std::string value_expr;   // C expression turning the raw read into
+                            // elem_type, e.g. "(int32_t)v"
+  int fixed_size = 0;       // 4 or 8 for fixed-width kinds, else 0
+  std::string packed_kind;  // packable: how the runtime's
+                            // pbci_append_packed/_element convert its
+                            // values, "PBCI_PACKED_SINT32"
 
   // kMessage: the sub-message type.
   std::string sub_struct;  // "Foo__Sub"
@@ -66,10 +65,13 @@ struct FieldModel {
   bool packed = false;  // repeated and declared packed: written as one run
 
   // In-order prediction (predict.h): C labels of this field's usual case
-  // and of its packed-run case, set when another case jumps there; and the
+  // and of its packed-run case, set when another case jumps there; for a
+  // singular fixed-width field, the label past its bounds check, which a
+  // prediction that found the whole value in the input jumps to; and the
   // keys to try after one of its values, in order.
   std::string label;
   std::string packed_label;
+  std::string value_label;
   std::vector<struct Prediction> next;
   // The bytes of its usual key (1 or 2; empty from field number 2048), for
   // the sizer's table (PbciFieldInfo::key).
@@ -84,6 +86,9 @@ struct Prediction {
   uint64_t tag = 0;          // what it decodes to
   std::string label;         // the case to jump to
   bool sets_tag = false;     // the case reads `tag` (a bool's wire type)
+  int value_size = 0;        // 4 or 8: a singular fixed-width field, whose
+                             // value_label the key jumps to when the input
+                             // holds the key and all its value bytes
 };
 
 struct MessageModel {
@@ -101,7 +106,7 @@ struct MessageModel {
   // sub-messages (FieldModel::group, PbciFieldInfo::slot).
   int n_groups = 0;
   int n_required_bits = 0;  // required fields without a default
-  int n_counts = 0;  // repeated fields
+  int n_counts = 0;         // repeated fields
   // Whether it needs a generated sizer (x__iter_measure) to hold the
   // sizer's scratch: the runtime holds it for messages with up to 8
   // repeated fields, 4 groups and 64 required fields (LOCAL_* in

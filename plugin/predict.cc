@@ -41,6 +41,22 @@ bool PredictionOf(FieldModel* f, Prediction* out) {
   label = (f->packed ? "packed_" : "field_") + std::to_string(f->number);
   out->label = label;
   out->sets_tag = f->read == ReadKind::kBool;
+  out->value_size = 0;
+  return true;
+}
+
+// The prediction of the next field `f` after another field: a singular
+// fixed-width field is entered past its bounds check when the key and its
+// value are all in the input (one check for both). (Not an element of a
+// repeated field, whose case grows its array first.)
+bool NextPredictionOf(FieldModel* f, Prediction* out) {
+  if (!PredictionOf(f, out)) return false;
+  if (!f->repeated && f->fixed_size != 0) {
+    f->label.clear();  // this was the only jump to the case's top
+    f->value_label = "value_" + std::to_string(f->number);
+    out->label = f->value_label;
+    out->value_size = f->fixed_size;
+  }
   return true;
 }
 
@@ -50,7 +66,9 @@ void AddPredictions(MessageModel* m) {
   std::vector<FieldModel*> by_number;
   for (FieldModel& f : m->fields) by_number.push_back(&f);
   std::sort(by_number.begin(), by_number.end(),
-            [](const FieldModel* a, const FieldModel* b) { return a->number < b->number; });
+            [](const FieldModel* a, const FieldModel* b) {
+              return a->number < b->number;
+            });
   for (size_t i = 0; i < by_number.size(); i++) {
     FieldModel* f = by_number[i];
     Prediction p;
@@ -59,7 +77,7 @@ void AddPredictions(MessageModel* m) {
     // The next field. (Also trying the one after it, for when the next is
     // absent, made generated code 2-8% larger; it saved 1.6% of the
     // instructions on the bench's FileDescriptorSet and none elsewhere.)
-    if (i + 1 < by_number.size() && PredictionOf(by_number[i + 1], &p)) {
+    if (i + 1 < by_number.size() && NextPredictionOf(by_number[i + 1], &p)) {
       f->next.push_back(p);
     }
   }

@@ -47,20 +47,25 @@ std::string Hex(uint8_t b) {
 }
 
 // The end of a case: try the keys that usually come next and jump straight
-// to their case; otherwise back to the switch.
+// to their case; otherwise back to the switch. A fixed-width value is
+// checked to be in the input with its key.
 void PrintNext(const FieldModel& f, Printer* p) {
   for (const Prediction& next : f.next) {
     Vars vars = {{"label", next.label},
                  {"b0", Hex(next.key[0])},
                  {"n", std::to_string(next.key.size())},
+                 {"bytes", std::to_string(next.key.size() + next.value_size)},
                  {"tag", std::to_string(next.tag)}};
-    if (next.key.size() == 1) {
+    if (next.key.size() == 1 && next.value_size == 0) {
       p->Print(vars, "      if (p < end && p[0] == $b0$) {\n");
+    } else if (next.key.size() == 1) {
+      p->Print(vars, "      if (end - p >= $bytes$ && p[0] == $b0$) {\n");
     } else {
       vars["b1"] = Hex(next.key[1]);
-      p->Print(vars,
-               "      if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2($b0$, "
-               "$b1$)) {\n");
+      p->Print(
+          vars,
+          "      if (end - p >= $bytes$ && pbci_key2(p) == PBCI_KEY2($b0$, "
+          "$b1$)) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
@@ -136,11 +141,25 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       p->Print("      p = value_end;\n");
       break;
     default:
-      vars["read"] = ReadScalar(f);
-      p->Print(vars, R"(      $read$
+      if (!f.value_label.empty()) {
+        // Entered at $value_label$ by the prediction that found the key and
+        // all the value's bytes in the input.
+        vars["size"] = std::to_string(f.fixed_size);
+        vars["value_label"] = f.value_label;
+        vars["raw"] = f.fixed_size == 4 ? "u32" : "u64";
+        p->Print(vars, R"(      if (end - p < $size$) goto malformed;
+    $value_label$:
+      $raw$ = pbci_fixed$size$_at(p);
+      p += $size$;
+      msg->$member$ = $value$;
+)");
+      } else {
+        vars["read"] = ReadScalar(f);
+        p->Print(vars, R"(      $read$
       if (p == NULL) goto malformed;
       msg->$member$ = $value$;
 )");
+      }
       PrintSingularMarks(f, vars, p);
       break;
   }
@@ -253,7 +272,8 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
 /* Decodes one occurrence of $full_name$, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
  * in number order, so after a value the keys of the next fields are tried
- * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,

@@ -212,6 +212,38 @@ TEST(PackedRuns, OverlongVarintIsMalformedWhereverItIs) {
   }
 }
 
+// A predicted fixed-width field is entered past its bounds check when the
+// key and all its value bytes are in the input. Fields 6-12 of Scalars2 in
+// order (a varint, then fixed32, fixed64, sfixed32, sfixed64, float,
+// double: each predicted by the one before), cut at every length, so that
+// each value is whole, one byte short or cut elsewhere: every prefix as
+// protobuf-c reads it, and the whole message with each value right.
+TEST(Prediction, FixedFieldsCutAtEveryLength) {
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  auto fixed = [](uint32_t number, uint32_t wire_type, uint64_t v, int size) {
+    std::string s = Key(number, wire_type);
+    for (int i = 0; i < size; i++) s += static_cast<char>(v >> (8 * i));
+    return s;
+  };
+  const std::string in = VarintField(6, 3) + fixed(7, 5, 0x89abcdefu, 4) +
+                         fixed(8, 1, 0x0123456789abcdefu, 8) + fixed(9, 5, 0xfffffffeu, 4) +
+                         fixed(10, 1, 0x8000000000000001u, 8) + fixed(11, 5, 0x3fc00000u, 4) +
+                         fixed(12, 1, 0xc004000000000000u, 8);
+  for (size_t len = 0; len <= in.size(); len++) {
+    ASSERT_EQ(CheckAgainstProtobufC(t, in.substr(0, len)), "") << len << " bytes";
+  }
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->f_fixed32, 0x89abcdefu);
+  EXPECT_EQ(m->f_fixed64, 0x0123456789abcdefu);
+  EXPECT_EQ(m->f_sfixed32, -2);
+  EXPECT_EQ(m->f_sfixed64, static_cast<int64_t>(0x8000000000000001u));
+  EXPECT_EQ(m->f_float, 1.5f);
+  EXPECT_EQ(m->f_double, -2.5);
+  EXPECT_TRUE(m->has_f_fixed32 && m->has_f_fixed64 && m->has_f_sfixed32 &&
+              m->has_f_sfixed64 && m->has_f_float && m->has_f_double);
+}
+
 // A contiguous run of elements gets one array of exactly its length: no
 // slack in the common layout.
 TEST(Arrays, AContiguousRunIsOneExactArray) {

@@ -27,7 +27,8 @@ const PbciMessage iter__empty__empty__iter_message = {
 /* Decodes one occurrence of iter.empty.Empty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
  * in number order, so after a value the keys of the next fields are tried
- * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
@@ -94,7 +95,8 @@ const PbciMessage iter__empty__only_empty__iter_message = {
 /* Decodes one occurrence of iter.empty.OnlyEmpty, [p, end), into `m`: scalars
  * overwrite, sub-messages merge, repeated fields append. Fields usually come
  * in number order, so after a value the keys of the next fields are tried
- * first and a match jumps straight to its case (field_N, packed_N). Arrays
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,

@@ -429,12 +429,23 @@ PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
   }
 }
 
+/* The little-endian value of the 4 or 8 bytes at p, which the caller has
+ * checked are in the input (one load on little-endian hosts). */
+PBCI_INLINE uint32_t pbci_fixed4_at(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+PBCI_INLINE uint64_t pbci_fixed8_at(const uint8_t *p) {
+  return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+         (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+         (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
 PBCI_INLINE const uint8_t *pbci_read_fixed32(const uint8_t *p,
                                                const uint8_t *end,
                                                uint32_t *v) {
   if ((size_t)(end - p) < 4) return NULL;
-  *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-       (uint32_t)p[3] << 24;
+  *v = pbci_fixed4_at(p);
   return p + 4;
 }
 
@@ -442,9 +453,7 @@ PBCI_INLINE const uint8_t *pbci_read_fixed64(const uint8_t *p,
                                                const uint8_t *end,
                                                uint64_t *v) {
   if ((size_t)(end - p) < 8) return NULL;
-  *v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+  *v = pbci_fixed8_at(p);
   return p + 8;
 }
 
