@@ -385,14 +385,9 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
     return 1;
   }
   while (p < end) {
-    if (p[0] < 0x80) {
-      if (pbci_eight_one_byte_varints(p, end)) {
-        for (i = 0; i < 8; i++) out = store_varint(out, p[i], kind);
-        p += 8;
-        continue;
-      }
-      out = store_varint(out, p[0], kind);
-      p++;
+    if (p[0] < 0x80 && pbci_eight_one_byte_varints(p, end)) {
+      for (i = 0; i < 8; i++) out = store_varint(out, p[i], kind);
+      p += 8;
       continue;
     }
     p = pbci_read_run_varint(p, end, &v);
