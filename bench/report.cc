@@ -226,6 +226,10 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
   auto rate = [&](const Result& r) {
     return rounds_ > 0 ? Median(r.samples) : r.items_per_second;
   };
+  // a's rate over b's: in rounds, paired round by round.
+  auto ratio = [&](const Result& a, const Result& b) {
+    return rounds_ > 0 ? PairedRatio(a, b) : rate(a) / rate(b);
+  };
   for (size_t i = 0; i < inputs.size(); i++) {
     const Result* row[6];
     for (size_t d = 0; d < 6; d++) {
@@ -235,11 +239,8 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
     }
     const Result* size = find(std::string(kIterSize.id) + "/" + inputs[i].name);
     if (size == nullptr) return false;
-    for (size_t d = 0; d < kIter; d++) {
-      speedups[i][d] = rounds_ > 0 ? PairedRatio(*row[kIter], *row[d])
-                                   : rates[i][kIter] / rates[i][d];
-    }
-    size_shares[i] = rounds_ > 0 ? PairedRatio(*row[kIter], *size) : rates[i][kIter] / rate(*size);
+    for (size_t d = 0; d < kIter; d++) speedups[i][d] = ratio(*row[kIter], *row[d]);
+    size_shares[i] = ratio(*row[kIter], *size);
   }
 
   std::ostringstream md;
