@@ -356,6 +356,49 @@ TEST(SizerFastPath, FaultsDeepInsideAreReportedAsUnpackReportsThem) {
   EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, truncated), "");
 }
 
+TEST(SizerFastPath, EqualsUnpackForMapEntriesThatStopBeingPlain) {
+  // Map entries are sized without a frame while their fields are plain;
+  // each of these stops that part way (or never starts it), and the rest
+  // of the entry goes through the frame path.
+  const std::string entries[] = {
+      LenField(1, "key") + LenField(2, "value"),          // plain
+      LenField(2, "value") + LenField(1, "key"),          // out of order
+      "",                                                 // empty
+      LenField(2, "one") + LenField(2, "two"),            // a value twice
+      LenField(1, "k") + VarintField(9, 3) + LenField(2, "v"),  // unknown
+      LenField(1, std::string(200, 'k')) + LenField(2, "v"),    // long
+      std::string("\x8a\x00", 2) + Varint(1) + "k",       // over-long key
+      LenField(1, "k") + Key(2, 0) + Varint(5),           // other wire type
+      LenField(1, "k") + Key(2, 2) + Varint(9) + "short", // truncated
+  };
+  for (const std::string& e : entries) {
+    const std::string in = VarintField(1, 1) + LenField(72, e) + LenField(72, e) +
+                           LenField(63, VarintField(1, 5) + LenField(2, VarintField(1, 3))) +
+                           VarintField(2, 2);
+    EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, in), "") << testing::PrintToString(e);
+  }
+}
+
+TEST(SizerFastPath, EqualsUnpackForMapEntriesAtEveryNestingLimit) {
+  // A chain of map<string, All3> entries ending in plain map entries: the
+  // last entries' depth on both sides of each limit, and of the stack's
+  // 16-level segments.
+  std::string body = LenField(72, LenField(1, "k") + LenField(2, "v")) + VarintField(1, 1);
+  std::vector<std::string> nested = {body};
+  for (int levels = 1; levels <= 20; levels++) {
+    body = LenField(71, LenField(1, "self") + LenField(2, body)) +
+           LenField(60, VarintField(1, 7) + LenField(2, "seven"));
+    nested.push_back(body);
+  }
+  for (uint32_t limit = 1; limit <= 42; limit++) {
+    for (uint32_t levels : {limit / 2 - 1, limit / 2, limit / 2 + 1}) {
+      if (levels >= nested.size()) continue;
+      EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, nested[levels], limit), "")
+          << levels << " levels, limit " << limit;
+    }
+  }
+}
+
 // ---- max_depth ----
 
 std::string NestedPlain(int levels) {

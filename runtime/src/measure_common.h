@@ -30,18 +30,6 @@ static inline const PbciFieldInfo *find_key(const PbciMessage *type,
   return fi != NULL && fi->key == key ? fi : NULL;
 }
 
-/* The field after `fi`, up to `last`, whose usual key is `key`: among the
- * next four, as optional fields are often absent; else NULL. */
-PBCI_INLINE const PbciFieldInfo *find_ahead(const PbciFieldInfo *fi,
-                                            const PbciFieldInfo *last,
-                                            uint32_t key) {
-  const PbciFieldInfo *stop = last - fi > 4 ? fi + 4 : last;
-  while (fi != stop) {
-    if ((++fi)->key == key) return fi;
-  }
-  return NULL;
-}
-
 /* The field expected after `fi`: the next one in number order, as
  * serializers write them, or for a repeated field the same one again. */
 PBCI_INLINE const PbciFieldInfo *expect_after(const PbciMessage *type,
@@ -74,8 +62,7 @@ PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
       v++;
     }
     if (fi->key != key) {
-      const PbciFieldInfo *found = find_ahead(fi, last, key);
-      if (found == NULL) found = find_key(type, key);
+      const PbciFieldInfo *found = find_key(type, key);
       if (found == NULL) break;
       fi = found;
     }

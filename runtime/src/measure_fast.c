@@ -6,14 +6,15 @@
  * it keeps lists of occurrences and measures each instance in a call of its
  * own. Nearly every real input has no merges and no faults; then an
  * instance is exactly its one occurrence and can be sized the moment its
- * key is read, as the decoder allocates it. This path does that (unknown
- * fields and every option included) and gives up on anything else: a group
- * (singular message, oneof) seen twice in one instance, a known field
- * without its usual key (another wire type, a longer key), malformed
- * framing, missing required fields, nesting past the limit, a stack or
- * scratch too small, totals near PTRDIFF_MAX. The caller then runs the
- * general sizer from the start, which decides and reports exactly as
- * before: this path only ever returns sizes the general sizer returns. */
+ * key is read, as the decoder allocates it (and a sub-message of plain
+ * fields, such as a map entry, without a frame of its own). This path does
+ * that (unknown fields and every option included) and gives up on anything
+ * else: a group (singular message, oneof) seen twice in one instance, a
+ * known field without its usual key (another wire type, a longer key),
+ * malformed framing, missing required fields, nesting past the limit, a
+ * stack or scratch too small, totals near PTRDIFF_MAX. The caller then
+ * runs the general sizer from the start, which decides and reports exactly
+ * as before: this path only ever returns sizes the general sizer returns. */
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
@@ -47,17 +48,6 @@ typedef struct Frame {
   size_t n_unknown;            /* unknown fields stored, */
   size_t cap_unknown;          /* and their array's capacity */
 } Frame;
-
-/* The field of `type` whose usual key is `key` (key16's form): among the
- * next four after `fi`, else by number; NULL when none has that key. Out
- * of line: the loop's registers stay where they are. */
-static PBCI_NOINLINE const PbciFieldInfo *find_usual(const PbciMessage *type,
-                                                     const PbciFieldInfo *fi,
-                                                     const PbciFieldInfo *last,
-                                                     uint32_t key) {
-  const PbciFieldInfo *found = find_ahead(fi, last, key);
-  return found != NULL ? found : find_key(type, key);
-}
 
 /* Adds an array of n elements of elem_size bytes to *lo, rounded as the
  * decoder allocates. Returns 0, or GIVE_UP when the total would pass
@@ -209,6 +199,8 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
   const uint32_t flags = o->flags;
   const int check_utf8 = o->check_utf8;
   const size_t copy_bytes = o->copy_bytes;
+  /* Whether size_plain may size plain fields (see plain_sizing). */
+  const int plain = !check_utf8 && copy_bytes;
   /* The frame at which a child needs a check: past the nesting limit, or
    * past this segment. */
   const Frame *const deepest =
@@ -227,10 +219,8 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       const uint32_t key = key16(p, end, &v);
       size_t len;
       if (fi->key != key) {
-        /* Mostly an optional field is absent: try the one after first. */
-        const PbciFieldInfo *found = fi != last && fi[1].key == key
-                                         ? fi + 1
-                                         : find_usual(type, fi, last, key);
+        /* An absent optional field, mostly: found by number. */
+        const PbciFieldInfo *found = find_key(type, key);
         if (found == NULL) {
           p = take_unknown(f, field, end, flags, &lo, &hi);
           if (p == NULL) return GIVE_UP;
@@ -311,17 +301,31 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           } else {
             /* A sub-message: its instance starts here. Then the next
              * field is expected, or for a repeated one the same again. */
+            const PbciMessage *const sub = fi->sub;
             const PbciFieldInfo *const after =
                 fi + (fi != last && !(fi->flags & PBCI_FIELD_REPEATED));
-            if (!fits_masks(fi->sub)) return GIVE_UP;
-            if (f == deepest ||
-                !fits_pool(fi->sub, spare, pool + SEGMENT_COUNTS)) {
+            const PbciFieldInfo *sub_expect = first_field(sub);
+            if (plain && f != deepest && sub->n_fields != 0 &&
+                (sub->n_counts | sub->n_required) == 0) {
+              /* A type without arrays or required fields is mostly a leaf
+               * of plain fields (a map entry, a field's descriptor):
+               * size_plain sizes it without a frame to open and close.
+               * Anything else goes on from where it stops. */
+              p = size_plain(sub, &sub_expect, p, vend, &hi);
+              if (p == vend) {
+                if (add_array(1, sub->size, &lo)) return GIVE_UP;
+                fi = after;
+                continue;
+              }
+            }
+            if (!fits_masks(sub)) return GIVE_UP;
+            if (f == deepest || !fits_pool(sub, spare, pool + SEGMENT_COUNTS)) {
               /* Past the limit, or in a segment of its own. */
               const uint32_t at = depth + (uint32_t)(f - stack);
               size_t child_lo = lo, child_hi = hi;
               if (at >= o->max_depth ||
-                  measure_segment(fi->sub, p, vend, first_field(fi->sub),
-                                  at + 1, o, &child_lo, &child_hi)) {
+                  measure_segment(sub, p, vend, sub_expect, at + 1, o,
+                                  &child_lo, &child_hi)) {
                 return GIVE_UP;
               }
               lo = child_lo;
@@ -333,10 +337,10 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             f->expect = after;
             f->last = last;
             f++;
-            type = fi->sub;
+            type = sub;
             if (open_frame(f, type, vend, &spare, &lo)) return GIVE_UP;
             end = vend;
-            fi = first_field(type);
+            fi = sub_expect;
             last = last_field(type);
             continue;
           }
