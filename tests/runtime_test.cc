@@ -660,3 +660,84 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
 }
 
 }  // namespace
+
+namespace {
+
+// pbci_count_run as its contract in decode.h reads: the fields from `key`
+// on with the same key bytes whose values frame simply (a varint of at most
+// 10 bytes, 4 or 8 bytes, a length of one or two bytes that fits); at
+// least 1.
+size_t ReferenceCountRun(const std::vector<uint8_t>& in, size_t key_len) {
+  const size_t wire_type = in[0] & 7;
+  size_t at = 0, n = 0;
+  for (;;) {
+    if (in.size() - at <= key_len || memcmp(&in[at], &in[0], key_len) != 0) break;
+    size_t v = at + key_len, next = 0;
+    const size_t avail = in.size() - v;
+    if (wire_type == PBCI_WT_VARINT) {
+      for (size_t i = 0; i < 10 && i < avail && next == 0; i++) {
+        if (in[v + i] < 0x80) next = v + i + 1;
+      }
+    } else if (wire_type == PBCI_WT_32BIT || wire_type == PBCI_WT_64BIT) {
+      const size_t size = wire_type == PBCI_WT_32BIT ? 4 : 8;
+      if (avail >= size) next = v + size;
+    } else if (wire_type == PBCI_WT_LEN && avail >= 1) {
+      size_t len = in[v], prefix = 1;
+      if (len >= 0x80) {
+        len = avail >= 2 && in[v + 1] < 0x80 ? (len & 0x7f) | size_t{in[v + 1]} << 7 : SIZE_MAX;
+        prefix = 2;
+      }
+      if (len != SIZE_MAX && avail >= prefix && avail - prefix >= len) next = v + prefix + len;
+    }
+    if (next == 0) break;
+    at = next;
+    n++;
+  }
+  return n != 0 ? n : 1;
+}
+
+// Runs of each wire type with one- and two-byte keys, values of every
+// framing the count takes (lengths of one and two bytes among them) and
+// some it does not, each cut at every length, and followed by another key.
+TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
+  const std::vector<std::vector<uint8_t>> keys = {{0x0a}, {0x08}, {0x0d}, {0x09},
+                                                  {0x82, 0x01}, {0x80, 0x01}};
+  std::vector<uint8_t> long_value(300, 'x');
+  for (const auto& key : keys) {
+    const size_t wire_type = key[0] & 7;
+    std::vector<std::vector<uint8_t>> values;
+    if (wire_type == PBCI_WT_LEN) {
+      values = {{0x00}, {0x03, 'a', 'b', 'c'}, {0x7f}, {0x80, 0x01}, {0xac, 0x02}, {0x85, 0x00},
+                {0x80, 0x80, 0x01}};
+      values[2].resize(1 + 127, 'y');  // 127 bytes: the longest one-byte length
+      values[3].insert(values[3].end(), long_value.begin(), long_value.begin() + 128);
+      values[4].insert(values[4].end(), long_value.begin(), long_value.end());  // 300
+      values[5].insert(values[5].end(), 5, 'z');  // 5 in an over-long two bytes
+    } else if (wire_type == PBCI_WT_VARINT) {
+      values = {{0x01}, {0x96, 0x01}, {0xff, 0xff, 0xff, 0xff, 0x0f}, std::vector<uint8_t>(11, 0x80)};
+      values[3].back() = 0x01;  // 11 bytes: over-long
+    } else {
+      values = {std::vector<uint8_t>(wire_type == PBCI_WT_32BIT ? 4 : 8, 0x11)};
+    }
+    for (size_t first = 0; first < values.size(); first++) {
+      for (size_t second = 0; second < values.size(); second++) {
+        std::vector<uint8_t> in;
+        for (size_t i : {first, second, first, second}) {
+          in.insert(in.end(), key.begin(), key.end());
+          in.insert(in.end(), values[i].begin(), values[i].end());
+        }
+        in.push_back(0x10);  // another field's key
+        in.push_back(0x01);
+        for (size_t cut = key.size() + 1; cut <= in.size(); cut++) {
+          std::vector<uint8_t> part(in.begin(), in.begin() + cut);
+          EXPECT_EQ(pbci_count_run(part.data(), part.data() + key.size(), part.data() + cut),
+                    ReferenceCountRun(part, key.size()))
+              << "key " << int{key[0]} << ", values " << first << " " << second << ", cut "
+              << cut;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -247,11 +247,23 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
   const uint8_t *p = key;
   size_t n = 0;
   if (key_len == 1 && wire_type == PBCI_WT_LEN) {
-    /* Repeated strings and messages with short values: the usual run. */
+    /* Repeated strings and messages of up to 16 KiB (a length of one or
+     * two bytes): the usual run. */
     const uint8_t k = key[0];
-    while ((size_t)(end - p) >= 2 && p[0] == k && p[1] < 0x80 &&
-           (size_t)(end - p) - 2 >= p[1]) {
-      p += 2 + p[1];
+    for (;;) {
+      const size_t avail = (size_t)(end - p);
+      size_t len;
+      if (avail < 2 || p[0] != k) break;
+      len = p[1];
+      if (len < 0x80) {
+        if (avail - 2 < len) break;
+        p += 2 + len;
+      } else {
+        if (avail < 3 || p[2] >= 0x80) break;
+        len = (len & 0x7f) | (size_t)p[2] << 7;
+        if (avail - 3 < len) break;
+        p += 3 + len;
+      }
       n++;
     }
   }
