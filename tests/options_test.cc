@@ -372,7 +372,10 @@ TEST(SizerFastPath, EqualsUnpackForMapEntriesThatStopBeingPlain) {
       LenField(1, "k") + Key(2, 2) + Varint(9) + "short", // truncated
   };
   for (const std::string& e : entries) {
-    const std::string in = VarintField(1, 1) + LenField(72, e) + LenField(72, e) +
+    const std::string plain = LenField(1, "key") + LenField(2, "value");
+    const std::string in = VarintField(1, 1) + LenField(72, plain) + LenField(72, e) +
+                           LenField(72, e) + LenField(72, plain) + VarintField(3, 3) +
+                           LenField(72, e) +
                            LenField(63, VarintField(1, 5) + LenField(2, VarintField(1, 3))) +
                            VarintField(2, 2);
     EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, in), "") << testing::PrintToString(e);

@@ -309,13 +309,27 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 (sub->n_counts | sub->n_required) == 0) {
               /* A type without arrays or required fields is mostly a leaf
                * of plain fields (a map entry, a field's descriptor):
-               * size_plain sizes it without a frame to open and close.
-               * Anything else goes on from where it stops. */
-              p = size_plain(sub, &sub_expect, p, vend, &hi);
-              if (p == vend) {
+               * size_plain sizes it, and each element of a run of them,
+               * without a frame to open and close. Anything else goes on
+               * from where it stops, in a frame. */
+              for (;;) {
+                const uint8_t *next;
+                p = size_plain(sub, &sub_expect, p, vend, &hi);
+                if (p != vend) break; /* this one in a frame, from p */
                 if (add_array(1, sub->size, &lo)) return GIVE_UP;
-                fi = after;
-                continue;
+                /* The next element of a repeated field (a run of map
+                 * entries, say) here too, without the general path. */
+                next = p;
+                if (!(fi->flags & PBCI_FIELD_REPEATED) || p >= end ||
+                    key16(p, end, &v) != fi->key) {
+                  fi = after;
+                  goto next_field;
+                }
+                p = pbci_read_len(v, end, &vend);
+                if (p == NULL || add_element(f, fi, next, v, end, &lo)) {
+                  return GIVE_UP;
+                }
+                sub_expect = first_field(sub);
               }
             }
             if (!fits_masks(sub)) return GIVE_UP;
@@ -348,6 +362,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           break;
       }
       fi += fi != last;
+    next_field:;
     }
     /* The instance is complete: its required fields, then its parent. */
     if (type->n_required != 0 &&
