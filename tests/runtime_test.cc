@@ -741,3 +741,59 @@ TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
 }
 
 }  // namespace
+
+namespace {
+
+// A short run into a new array is stored in place when the buffer has room
+// for the longest short run (16 values), else read into a local array
+// first. Both must leave the same array, count, capacity and buffer use,
+// for every conversion, and fail alike on a malformed run.
+TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
+  const auto values = VarintSamples();
+  const unsigned kinds[] = {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
+                            PBCI_PACKED_SINT64};
+  std::vector<std::vector<uint8_t>> runs = {{}};
+  for (const auto& v : values) runs.push_back(v);
+  for (size_t i = 0; i < values.size(); i++) {
+    std::vector<uint8_t> run = values[i];
+    run.insert(run.end(), values[(i + 3) % values.size()].begin(),
+               values[(i + 3) % values.size()].end());
+    if (run.size() <= 16) runs.push_back(run);
+  }
+  runs.push_back(std::vector<uint8_t>(16, 0x05));                // 16 one-byte values
+  runs.push_back({0x01, 0x80});                                  // ends inside a varint
+  runs.push_back({0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01});
+  for (unsigned kind : kinds) {
+    const size_t size = kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
+    for (const auto& run : runs) {
+      // Room for the longest short run (in place), and 8 bytes less (staged).
+      alignas(max_align_t) unsigned char in_place[256], staged[256];
+      PbciArena a, b;
+      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, in_place, 16 * size), 0);
+      ASSERT_EQ(pbci_arena_init(&b, nullptr, 0, staged, 16 * size - 8), 0);
+      size_t na = 0, capa = 0, nb = 0, capb = 0;
+      PbciAppend ra = AppendRun(&a, nullptr, &na, &capa, run, kind);
+      PbciAppend rb = AppendRun(&b, nullptr, &nb, &capb, run, kind);
+      const std::string what = std::to_string(kind) + " run of " + std::to_string(run.size());
+      if (rb.err == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+        // Only a run too long for the staged arena: 16 values.
+        EXPECT_EQ(ra.err, 0) << what;
+        EXPECT_GT(na * size, 16 * size - 8) << what;
+        continue;
+      }
+      ASSERT_EQ(ra.err, rb.err) << what;
+      EXPECT_EQ(na, nb) << what;
+      EXPECT_EQ(capa, capb) << what;
+      EXPECT_EQ(a.lo - in_place, b.lo - staged) << what;
+      EXPECT_EQ(a.hi - in_place, static_cast<ptrdiff_t>(16 * size)) << what;
+      if (ra.err == 0 && na != 0) {
+        EXPECT_EQ(ra.array, in_place) << what;
+        EXPECT_EQ(memcmp(ra.array, rb.array, na * size), 0) << what;
+      } else {
+        EXPECT_EQ(ra.array, nullptr) << what;
+      }
+    }
+  }
+}
+
+}  // namespace

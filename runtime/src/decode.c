@@ -456,9 +456,10 @@ PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
   return 1;
 }
 
-/* Short packed runs of varints (a few tags, a path) are read once into a
- * local array, counting as they go, instead of counted first: the count
- * costs more than the reading. */
+/* Short packed runs of varints (a few tags, a path) are read once,
+ * counting as they go, instead of counted first: the count costs more than
+ * the reading. A new array's values go straight to where it will be; an
+ * array that exists takes them from a local array once it has room. */
 #define SHORT_RUN 16u /* bytes, so at most 16 values */
 
 /* append_packed for a run of varints of at most SHORT_RUN bytes. */
@@ -470,6 +471,37 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
   size_t count = 0, i;
   unsigned char *out;
   PbciAppend r = {array, NULL, 0};
+  if (*cap == 0 && (size_t)(a->hi - a->lo) >= SHORT_RUN * size) {
+    /* A new array, the usual case: stored where pbci_alloc would place
+     * it, at the low end, and taken once the values are counted. The room
+     * holds the longest run, so no fault but a malformed value can come
+     * first, as below; free space written on failure is unspecified. */
+    out = a->lo;
+    while (p < end) {
+      uint64_t value;
+      if (p[0] < 0x80) {
+        value = *p++;
+      } else if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
+        value = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        p += 2;
+      } else {
+        p = pbci_read_varint(p, end, &value);
+        if (p == NULL) {
+          r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+          return r;
+        }
+      }
+      out = store_varint(out, value, kind);
+      count++;
+    }
+    if (count != 0) {
+      r.array = a->lo;
+      a->lo += PBCI_ROUND(count * size);
+      *n = count;
+      *cap = count; /* as grow_to sets it: pbci_next_capacity(0, count) */
+    }
+    return r;
+  }
   while (p < end) {
     /* One- and two-byte values inline, longer ones out of line. */
     if (p[0] < 0x80) {
