@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <protobuf-c-iter/internal/decode.h>
+
 #include "empty.pb-iter.h"
 #include "merge.pb-iter.h"
 #include "options.pb-iter.h"
@@ -356,10 +358,20 @@ TEST(SizerFastPath, FaultsDeepInsideAreReportedAsUnpackReportsThem) {
   EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, truncated), "");
 }
 
+// Whether unpacked_size's fast path (not the general sizer it leaves the
+// input to when it gives up) sizes `in` with default options.
+bool FastPathSizes(const ProtobufCIterType* t, const std::string& in) {
+  PbciSize size = {};
+  size.ctx.data = Data(in);
+  size.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
+  return pbci_measure_fast(t->impl, Data(in), Data(in) + in.size(), &size) == 0;
+}
+
 TEST(SizerFastPath, EqualsUnpackForMapEntriesThatStopBeingPlain) {
   // Map entries are sized without a frame while their fields are plain;
   // each of these stops that part way (or never starts it), and the rest
-  // of the entry goes through the frame path.
+  // of the entry goes through the frame path. The first six stay on the
+  // fast path; the last three make it give up (the general sizer decides).
   const std::string entries[] = {
       LenField(1, "key") + LenField(2, "value"),          // plain
       LenField(2, "value") + LenField(1, "key"),          // out of order
@@ -379,6 +391,8 @@ TEST(SizerFastPath, EqualsUnpackForMapEntriesThatStopBeingPlain) {
                            LenField(63, VarintField(1, 5) + LenField(2, VarintField(1, 3))) +
                            VarintField(2, 2);
     EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, in), "") << testing::PrintToString(e);
+    EXPECT_EQ(FastPathSizes(&iter__test3__all3__iter_type, in), &e - entries < 6)
+        << testing::PrintToString(e);
   }
 }
 

@@ -699,6 +699,18 @@ size_t ReferenceCountRun(const std::vector<uint8_t>& in, size_t key_len) {
 // Runs of each wire type with one- and two-byte keys, values of every
 // framing the count takes (lengths of one and two bytes among them) and
 // some it does not, each cut at every length, and followed by another key.
+// Lengths of three bytes are not counted, even where their first two
+// bytes read as a two-byte length that fits: an element of 16,384 bytes
+// whose run, misread so, would go on.
+TEST(Runtime, CountRunStopsAtAThreeByteLength) {
+  std::vector<uint8_t> in = {0x0a, 0x01, 'a', 0x0a, 0x80, 0x80, 0x01};
+  in.resize(in.size() + 16384, 0x0a);  // the value: bytes that look like keys
+  for (int i = 0; i < 3; i++) in.insert(in.end(), {0x0a, 0x01, 'b'});
+  EXPECT_EQ(pbci_count_run(in.data(), in.data() + 1, in.data() + in.size()),
+            ReferenceCountRun(in, 1));
+  EXPECT_EQ(ReferenceCountRun(in, 1), 1u);
+}
+
 TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
   const std::vector<std::vector<uint8_t>> keys = {{0x0a}, {0x08}, {0x0d}, {0x09},
                                                   {0x82, 0x01}, {0x80, 0x01}};
@@ -766,8 +778,11 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
   for (unsigned kind : kinds) {
     const size_t size = kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
     for (const auto& run : runs) {
-      // Room for the longest short run (in place), and 8 bytes less (staged).
+      // Room for the longest short run (in place), and 8 bytes less
+      // (staged); the bytes past each arena must stay as they are.
       alignas(max_align_t) unsigned char in_place[256], staged[256];
+      memset(in_place, 0xee, sizeof in_place);
+      memset(staged, 0xee, sizeof staged);
       PbciArena a, b;
       ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, in_place, 16 * size), 0);
       ASSERT_EQ(pbci_arena_init(&b, nullptr, 0, staged, 16 * size - 8), 0);
@@ -786,6 +801,14 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
       EXPECT_EQ(capa, capb) << what;
       EXPECT_EQ(a.lo - in_place, b.lo - staged) << what;
       EXPECT_EQ(a.hi - in_place, static_cast<ptrdiff_t>(16 * size)) << what;
+      EXPECT_LE(a.lo, a.hi) << what;
+      EXPECT_LE(b.lo, b.hi) << what;
+      for (size_t i = 16 * size; i < sizeof in_place; i++) {
+        ASSERT_EQ(in_place[i], 0xee) << what << ", byte " << i;
+      }
+      for (size_t i = 16 * size - 8; i < sizeof staged; i++) {
+        ASSERT_EQ(staged[i], 0xee) << what << ", byte " << i;
+      }
       if (ra.err == 0 && na != 0) {
         EXPECT_EQ(ra.array, in_place) << what;
         EXPECT_EQ(memcmp(ra.array, rb.array, na * size), 0) << what;

@@ -247,7 +247,7 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
   const uint8_t *p = key;
   size_t n = 0;
   if (key_len == 1 && wire_type == PBCI_WT_LEN) {
-    /* Repeated strings and messages of up to 16 KiB (a length of one or
+    /* Repeated strings and messages under 16 KiB (a length of one or
      * two bytes): the usual run. */
     const uint8_t k = key[0];
     for (;;) {
