@@ -820,3 +820,37 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
 }
 
 }  // namespace
+
+namespace {
+
+// pbci_next_field frames a varint value inline up to 8 bytes (one load, or
+// a byte at a time where fewer than 8 bytes are left) and out of line
+// beyond: each length from 1 to 11 bytes, at the end of the input and with
+// bytes after it, must end where the varint ends, and 11 bytes or a cut
+// varint nowhere.
+TEST(Runtime, NextFieldFramesVarintsOfEveryLengthAnywhere) {
+  for (size_t len = 1; len <= 11; len++) {
+    std::vector<uint8_t> value(len, 0x80);
+    value.back() = 0x01;
+    for (size_t after : {0, 1, 7, 8, 16}) {
+      std::vector<uint8_t> in = {0x28};  // field 5, varint
+      in.insert(in.end(), value.begin(), value.end());
+      in.insert(in.end(), after, 0x08);
+      for (size_t cut = 1; cut <= in.size(); cut++) {
+        PbciField f;
+        const uint8_t* got = pbci_next_field(in.data(), in.data() + cut, &f);
+        const bool frames = len <= 10 && cut >= 1 + len;
+        EXPECT_EQ(got, frames ? in.data() + 1 + len : nullptr)
+            << len << "-byte varint, " << after << " bytes after, cut at " << cut;
+        if (frames) {
+          EXPECT_EQ(f.tag, uint64_t{0x28});
+          EXPECT_EQ(f.key, in.data());
+          EXPECT_EQ(f.raw, in.data() + 1);
+          EXPECT_EQ(f.end, got);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -482,10 +482,12 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
 /* ---- scanning fields without decoding them ---- */
 
 /* The end of a value of wire type `wire_type` starting at v, when it frames
- * inline: a one-byte varint (up to 8 bytes, found in one load, on
- * little-endian hosts), a length of one or two bytes that fits before
- * `end`, a fixed value. Sets *value (after any length prefix). NULL when it
- * does not (longer, truncated or malformed): callers take a slower path. */
+ * inline: a varint of up to 8 bytes (found in one load on little-endian
+ * hosts; a byte at a time where fewer than 8 bytes are left, as at the end
+ * of a small message, or on other hosts), a length of one or two bytes that
+ * fits before `end`, a fixed value. Sets *value (after any length prefix).
+ * NULL when it does not (longer, truncated or malformed): callers take a
+ * slower path. */
 PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
                                              const uint8_t *end,
                                              uint32_t wire_type,
@@ -501,9 +503,16 @@ PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
         uint64_t w, last;
         memcpy(&w, v, sizeof w);
         last = ~w & UINT64_C(0x8080808080808080);
-        if (last != 0) return v + (pbci_ctz64(last) >> 3) + 1;
+        return last != 0 ? v + (pbci_ctz64(last) >> 3) + 1 : NULL;
       }
 #endif
+      {
+        const size_t n = avail < 8 ? avail : 8;
+        size_t i;
+        for (i = 1; i < n; i++) {
+          if (v[i] < 0x80) return v + i + 1;
+        }
+      }
       return NULL;
     case PBCI_WT_LEN:
       if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
