@@ -462,6 +462,22 @@ PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
  * array that exists takes them from a local array once it has room. */
 #define SHORT_RUN 16u /* bytes, so at most 16 values */
 
+/* The varint of a short run at p (p < end) into *v: one- and two-byte
+ * values inline, longer ones out of line. Returns the byte after it, or
+ * NULL when it is over-long or cut off. */
+PBCI_INLINE const uint8_t *read_short_value(const uint8_t *p,
+                                            const uint8_t *end, uint64_t *v) {
+  if (p[0] < 0x80) {
+    *v = p[0];
+    return p + 1;
+  }
+  if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
+    *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    return p + 2;
+  }
+  return pbci_read_varint(p, end, v);
+}
+
 /* append_packed for a run of varints of at most SHORT_RUN bytes. */
 PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
                                         size_t *cap, const uint8_t *p,
@@ -479,17 +495,10 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
     out = a->lo;
     while (p < end) {
       uint64_t value;
-      if (p[0] < 0x80) {
-        value = *p++;
-      } else if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
-        value = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-        p += 2;
-      } else {
-        p = pbci_read_varint(p, end, &value);
-        if (p == NULL) {
-          r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
-          return r;
-        }
+      p = read_short_value(p, end, &value);
+      if (p == NULL) {
+        r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+        return r;
       }
       out = store_varint(out, value, kind);
       count++;
@@ -503,17 +512,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
     return r;
   }
   while (p < end) {
-    /* One- and two-byte values inline, longer ones out of line. */
-    if (p[0] < 0x80) {
-      v[count++] = *p++;
-      continue;
-    }
-    if ((size_t)(end - p) >= 2 && p[1] < 0x80) {
-      v[count++] = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-      p += 2;
-      continue;
-    }
-    p = pbci_read_varint(p, end, &v[count++]);
+    p = read_short_value(p, end, &v[count++]);
     if (p == NULL) {
       r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
       return r;
@@ -696,6 +695,15 @@ PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
 /* The longest value copy_short copies. */
 #define SHORT_COPY 127u
 
+/* n bytes of a value from src to d: copy_short for the usual short ones. */
+PBCI_INLINE void copy_value(unsigned char *d, const uint8_t *src, size_t n) {
+  if (n <= SHORT_COPY) {
+    copy_short(d, src, n);
+  } else {
+    memcpy(d, src, n);
+  }
+}
+
 /* Everything pbci_take_string's fast path leaves out: lengths over 127,
  * UTF-8 validation, failures. */
 static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
@@ -766,11 +774,7 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
         *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
         return NULL;
       }
-      if (n <= SHORT_COPY) {
-        copy_short(d, p, n);
-      } else {
-        memcpy(d, p, n);
-      }
+      copy_value(d, p, n);
     }
   }
   bd->len = n;
@@ -814,11 +818,7 @@ const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
       *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
       return NULL;
     }
-    if (n <= SHORT_COPY) {
-      copy_short(copy, f.raw, n);
-    } else {
-      memcpy(copy, f.raw, n);
-    }
+    copy_value(copy, f.raw, n);
   }
   u = &base->unknown_fields[base->n_unknown_fields++];
   u->tag = (uint32_t)(f.tag >> 3);

@@ -724,8 +724,8 @@ typedef struct PbciAppend {
  * PROTOBUF_C_ITER_ERR_NO_MEMORY, *n is unchanged and `array` holds those
  * *n elements within capacity *cap: the caller's array, or a grown copy
  * when the fault came to light after growing (an over-long varint of a
- * long run, which counting leaves to the read). Out of line: one call per run, shared by every packed
- * field. */
+ * long run, which counting leaves to the read). Out of line: one call per
+ * run, shared by every packed field. */
 PbciAppend pbci_append_packed(PbciArena *a, void *array, size_t *n,
                               size_t *cap, const uint8_t *p,
                               const uint8_t *end, unsigned kind);
