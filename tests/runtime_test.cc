@@ -589,16 +589,22 @@ TEST(Regression, FailedAppendReturnedTheOldArrayWithTheGrownCapacity) {
 
 namespace {
 
+// The conversions of packed runs of varints, and the array element size
+// each stores.
+const unsigned kVarintKinds[] = {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
+                                 PBCI_PACKED_SINT64};
+size_t VarintKindSize(unsigned kind) {
+  return kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
+}
+
 // Runs of up to 16 bytes take another path (read once into a local array,
 // not counted first): every sample alone and in pairs, for every varint
 // conversion, must give what the reference gives; a run ending inside a
 // varint, or holding one of 11 bytes, is malformed and stores nothing.
 TEST(Runtime, ShortPackedRunsMatchTheReference) {
   const auto values = VarintSamples();
-  const unsigned kinds[] = {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
-                            PBCI_PACKED_SINT64};
-  for (unsigned kind : kinds) {
-    const size_t size = kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
+  for (unsigned kind : kVarintKinds) {
+    const size_t size = VarintKindSize(kind);
     for (size_t i = 0; i < values.size(); i++) {
       for (size_t j = 0; j <= values.size(); j++) {
         std::vector<std::vector<uint8_t>> run_values = {values[i]};
@@ -658,10 +664,6 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
     EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
   }
 }
-
-}  // namespace
-
-namespace {
 
 // pbci_count_run as its contract in decode.h reads: the fields from `key`
 // on with the same key bytes whose values frame simply (a varint of at most
@@ -752,18 +754,12 @@ TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // A short run into a new array is stored in place when the buffer has room
 // for the longest short run (16 values), else read into a local array
 // first. Both must leave the same array, count, capacity and buffer use,
 // for every conversion, and fail alike on a malformed run.
 TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
   const auto values = VarintSamples();
-  const unsigned kinds[] = {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT32, PBCI_PACKED_VARINT64,
-                            PBCI_PACKED_SINT64};
   std::vector<std::vector<uint8_t>> runs = {{}};
   for (const auto& v : values) runs.push_back(v);
   for (size_t i = 0; i < values.size(); i++) {
@@ -775,8 +771,8 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
   runs.push_back(std::vector<uint8_t>(16, 0x05));                // 16 one-byte values
   runs.push_back({0x01, 0x80});                                  // ends inside a varint
   runs.push_back({0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01});
-  for (unsigned kind : kinds) {
-    const size_t size = kind == PBCI_PACKED_VARINT32 || kind == PBCI_PACKED_SINT32 ? 4 : 8;
+  for (unsigned kind : kVarintKinds) {
+    const size_t size = VarintKindSize(kind);
     for (const auto& run : runs) {
       // Room for the longest short run (in place), and 8 bytes less
       // (staged); the bytes past each arena must stay as they are.
@@ -818,10 +814,6 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
     }
   }
 }
-
-}  // namespace
-
-namespace {
 
 // pbci_next_field frames a varint value inline up to 8 bytes (one load, or
 // a byte at a time where fewer than 8 bytes are left) and out of line
