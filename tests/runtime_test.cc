@@ -526,6 +526,44 @@ TEST(Runtime, SizerRefusesTablesNeedingMoreScratchThanItHolds) {
 
 namespace {
 
+// Regression (found in review): with a 32-bit size_t, the fast sizer's
+// array size, n * elem_size, wrapped. A packed run of 2^29 uint64 zeros
+// (512 MiB) was sized as an empty array, where the decoder and the general
+// sizer report NO_MEMORY. With a wider size_t the run sizes exactly: the
+// struct and 2^32 bytes of array.
+TEST(Regression, FastSizerArrayBytesWrappedWithA32BitSizeT) {
+  PbciFieldInfo field = {};
+  field.number = 2;
+  field.key = 0x12;
+  field.kind = PBCI_KIND_SCALAR;
+  field.wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN);
+  field.flags = PBCI_FIELD_REPEATED;
+  field.op = PBCI_OP_PACKED_VARINT;
+  field.elem_size = sizeof(uint64_t);
+  PbciMessage type = {};
+  type.size = 32;
+  type.fields = &field;
+  type.n_fields = 1;
+  type.n_counts = 1;
+  const size_t n = size_t{1} << 29;
+  std::vector<uint8_t> input(6 + n, 0);  // key, 5-byte length, n zeros
+  const uint8_t head[6] = {0x12, 0x80, 0x80, 0x80, 0x80, 0x02};
+  std::memcpy(input.data(), head, sizeof head);
+  PbciSize size = {};
+  size.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
+  const ptrdiff_t r = pbci_measure_top(&type, input.data(), input.data() + input.size(), &size);
+  if (n > static_cast<size_t>(PTRDIFF_MAX) / 8 - 32) {
+    EXPECT_EQ(r, PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  } else {
+    ASSERT_EQ(r, 0);
+    EXPECT_EQ(size.lo + size.hi, 32 + n * 8);
+  }
+}
+
+}  // namespace
+
+namespace {
+
 // Regression (found in review): pbci_append_element, failing after its
 // array grew, returned the caller's old array with the grown capacity
 // (harmless in generated decoders, which drop both on failure, but not the

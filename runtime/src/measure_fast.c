@@ -51,14 +51,22 @@ typedef struct Frame {
 
 /* Adds an array of n elements of elem_size bytes to *lo, rounded as the
  * decoder allocates. Returns 0, or GIVE_UP when the total would pass
- * FAST_LIMIT (or either factor is absurdly large). */
+ * FAST_LIMIT. A 32-bit size_t needs the product checked (2^29 eight-byte
+ * elements, a 512 MiB packed run, would wrap to 0); a 64-bit one only the
+ * factors' sizes. */
 PBCI_INLINE int add_array(size_t n, size_t elem_size, size_t *lo) {
   size_t bytes;
-  /* Below 2^56, no product wraps (and no division rules it out). */
+#if SIZE_MAX > 0xffffffffu
+  /* Below 2^56, no product wraps (and no test of the product is needed). */
   if ((uint64_t)n >> 32 != 0 || (uint64_t)elem_size >> 24 != 0) {
     return GIVE_UP;
   }
-  bytes = PBCI_ROUND(n * elem_size);
+  bytes = n * elem_size;
+#else
+  bytes = pbci_mul_size(n, elem_size);
+  if (bytes > FAST_LIMIT) return GIVE_UP; /* so that rounding cannot wrap */
+#endif
+  bytes = PBCI_ROUND(bytes);
   if (bytes > FAST_LIMIT - *lo) return GIVE_UP;
   *lo += bytes;
   return 0;
