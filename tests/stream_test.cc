@@ -312,6 +312,23 @@ TEST(Stream, RegressionDecodeBufferIsBounded) {
   });
 }
 
+// The input buffer doubled past max_message_size plus the prefix, the bound
+// stream.h gives: under a 70,000-byte limit a 69,980-byte message took a
+// 128 KiB buffer, and under a 100-byte limit every reader took 64 KiB.
+TEST(Stream, RegressionInputBufferGrewPastMaxMessageSize) {
+  for (int max : {100, 70000}) {
+    const std::string bytes = Delimited(PlainWire(50)) + Delimited(PlainWire(max - 20));
+    ASSERT_LE(PlainWire(max - 20).size(), static_cast<size_t>(max));
+    ForEachSource(bytes, [&](ProtobufCIterReader* r, const char* kind) {
+      r->max_message_size = static_cast<size_t>(max);
+      std::vector<int> as;
+      EXPECT_EQ(ReadAll(r, &as), 0) << kind << " " << max;
+      EXPECT_EQ(as, (std::vector<int>{50, max - 20})) << kind << " " << max;
+      EXPECT_LE(r->in_cap, static_cast<size_t>(max) + 10) << kind << " " << max;
+    });
+  }
+}
+
 // An error flag left on the FILE made every later end of file an I/O error.
 TEST(Stream, RegressionFileErrorFlagDoesNotMaskEof) {
   std::string bytes = Stream(3);

@@ -11,8 +11,15 @@
 enum { KIND_MEMORY, KIND_FILE, KIND_FD };
 
 /* The first read of a FILE / fd stream asks for this much (fd) and the
- * input buffer starts at this size. */
+ * input buffer starts at this size (or at the limit below, if smaller). */
 #define PBCI_READ_CHUNK (64u << 10)
+
+/* The longest length prefix reader_next reads. */
+#define PBCI_MAX_PREFIX 10u
+
+static size_t add_sat(size_t a, size_t b) {
+  return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
 
 static void reader_init(ProtobufCIterReader *r, int kind,
                         ProtobufCAllocator *allocator) {
@@ -67,14 +74,18 @@ void protobuf_c_iter_reader_destroy(ProtobufCIterReader *r) {
 }
 
 /* Makes the input buffer hold at least n unread bytes from in_pos, keeping
- * the unread ones. Returns 0 or PROTOBUF_C_ITER_ERR_NO_MEMORY. */
+ * the unread ones. Returns 0 or PROTOBUF_C_ITER_ERR_NO_MEMORY. The buffer
+ * doubles, but never past the largest n reader_next asks for (a message of
+ * max_message_size and its prefix), the bound stream.h documents. */
 static int make_room(ProtobufCIterReader *r, size_t n) {
   size_t have = r->in_len - r->in_pos;
   if (r->in_cap - r->in_pos >= n) return 0;
   if (r->in_cap < n) {
+    size_t limit = add_sat(r->max_message_size, PBCI_MAX_PREFIX);
     size_t cap = r->in_cap < PBCI_READ_CHUNK ? PBCI_READ_CHUNK : r->in_cap;
     uint8_t *in;
     while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+    if (cap > limit && limit >= n) cap = limit;
     in = (uint8_t *)reader_alloc(r, cap);
     if (in == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
     if (have != 0) memcpy(in, r->in + r->in_pos, have);
@@ -146,10 +157,6 @@ static int stream_error(ProtobufCIterStatus *status, int code, uint64_t offset,
     status->message = message;
   }
   return code;
-}
-
-static size_t add_sat(size_t a, size_t b) {
-  return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
 /* Replaces the decode buffer by one of `cap` bytes. */
@@ -245,7 +252,7 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
     len |= (uint64_t)(b & 0x7f) << (7 * prefix);
     prefix++;
     if (b < 0x80) break;
-    if (prefix == 10) {
+    if (prefix == PBCI_MAX_PREFIX) {
       return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
                           "length prefix longer than 10 bytes");
     }

@@ -75,9 +75,10 @@ void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
                                       ProtobufCAllocator *allocator);
 
 /* A reader of file descriptor `fd` (it is not closed); reads are retried
- * on EINTR. It reads ahead (up to 64 KiB, or a whole message): after the
- * last message you take, bytes beyond it may already be consumed from
- * `fd`. A FILE * reader reads exactly what each message needs. */
+ * on EINTR. It reads ahead, as much as its input buffer holds (64 KiB, more
+ * once a longer message came, never over max_message_size plus 10 bytes):
+ * after the last message you take, bytes beyond it may already be consumed
+ * from `fd`. A FILE * reader reads exactly what each message needs. */
 void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
                                     ProtobufCAllocator *allocator);
 
@@ -102,7 +103,9 @@ void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
  * buffer over max_buffer_size) the reader is past that message, so a
  * caller may skip it and go on; after any other error (a bad prefix, the
  * stream's end, NO_MEMORY, IO, ALIGNMENT from a custom allocator, invalid
- * options) it does not move: calling again retries.
+ * arguments or options) it does not move: calling again retries. So does
+ * TOO_LARGE for a message over max_message_size: its bytes are never read,
+ * and a retry fails the same way unless the limit is raised.
  */
 int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                                 const ProtobufCIterType *type,
