@@ -1,7 +1,9 @@
-// The hostile inputs of the compatibility notes (section 6): each with its
-// expected result, checked against protobuf-c too. Where our result differs
-// from protobuf-c's (nesting beyond 100 levels, merges) the case lives in
-// decode_test.cc's Deviation tests, which say why.
+// The hostile inputs of the team's protobuf-c compatibility notes (section
+// 6, "Hostile inputs every decoder here must survive"; the README's Tests
+// section lists them), each with its expected result, checked against
+// protobuf-c too. Where our result differs from protobuf-c's (nesting
+// beyond 100 levels, merges) the case lives in decode_test.cc's Deviation
+// tests, which say why.
 #include <gtest/gtest.h>
 #include <protobuf-c-iter/protobuf-c-iter.h>
 

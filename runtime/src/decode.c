@@ -458,8 +458,10 @@ PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
 
 /* Short packed runs of varints (a few tags, a path) are read once,
  * counting as they go, instead of counted first: the count costs more than
- * the reading. A new array's values go straight to where it will be; an
- * array that exists takes them from a local array once it has room. */
+ * the reading. A new array's values go straight to where it will be, when
+ * the buffer has room for the longest short run (SHORT_RUN values); an
+ * array that exists, or one with less room, takes them from a local array
+ * once it has room. */
 #define SHORT_RUN 16u /* bytes, so at most 16 values */
 
 /* The varint of a short run at p (p < end) into *v: one- and two-byte

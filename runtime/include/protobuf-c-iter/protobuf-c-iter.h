@@ -20,7 +20,8 @@
  *   ptrdiff_t x__iter_unpacked_size(const uint8_t *data, size_t len);
  *       The exact number of bytes x__iter_unpack needs for `data`, or a
  *       negative error code when x__iter_unpack would fail for a reason other
- *       than PROTOBUF_C_ITER_ERR_NO_MEMORY.
+ *       than PROTOBUF_C_ITER_ERR_NO_MEMORY. It returns NO_MEMORY itself only
+ *       when the size would exceed PTRDIFF_MAX.
  *
  *   ptrdiff_t x__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
  *                               size_t buf_size,
@@ -67,7 +68,8 @@
  *  - After a failed call the contents of `buf` are unspecified (and, for
  *    x__iter_unpack_merge, so is `*msg`), but nothing outside `buf` (or
  *    `*msg` and the storage it points to in earlier buffers) was written.
- *  - Stack use is bounded: recursion stops at PROTOBUF_C_ITER_MAX_DEPTH.
+ *  - Stack use is bounded: recursion stops at PROTOBUF_C_ITER_MAX_DEPTH
+ *    levels (or the `max_depth` option's).
  *
  * Semantics are those of protobuf_c_message_unpack() from protobuf-c 1.4.1,
  * except where that function contradicts the protobuf specification; the
@@ -95,10 +97,12 @@ extern "C" {
 
 /* The input is not valid protobuf wire format for the message type: a
  * truncated or over-long (more than 10 bytes) varint, a tag longer than 5
- * bytes or with field number 0, a length prefix longer than 5 bytes, larger
- * than INT_MAX or running past the enclosing message, wire type 3, 4, 6 or 7,
- * a known field with the wrong wire type, a packed run cut in the middle or
- * whose length is not a multiple of the element size. */
+ * bytes, a one-byte tag of field number 0 (written in more bytes, field 0
+ * is an unknown field, as in protobuf-c), a length prefix longer than 5
+ * bytes, larger than INT_MAX or running past the enclosing message, wire
+ * type 3, 4, 6 or 7, a known field with the wrong wire type, a packed run
+ * cut in the middle or whose length is not a multiple of the element
+ * size. */
 #define PROTOBUF_C_ITER_ERR_MALFORMED (-1)
 
 /* `buf` is too small. x__iter_unpacked_size() tells the size needed. */
@@ -108,7 +112,8 @@ extern "C" {
  * from one occurrence of a sub-message), as protobuf-c 1.4.1 checks it. */
 #define PROTOBUF_C_ITER_ERR_MISSING_REQUIRED (-3)
 
-/* Sub-messages are nested more than PROTOBUF_C_ITER_MAX_DEPTH levels deep. */
+/* Sub-messages are nested more than PROTOBUF_C_ITER_MAX_DEPTH levels deep
+ * (or more than the `max_depth` option's levels, when set). */
 #define PROTOBUF_C_ITER_ERR_DEPTH (-4)
 
 /* `buf` is not aligned to PROTOBUF_C_ITER_BUF_ALIGN. */

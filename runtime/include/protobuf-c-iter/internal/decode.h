@@ -719,7 +719,10 @@ typedef struct PbciAppend {
 /* Appends the packed run whose length prefix is at p (after the field's
  * key; the run must end by `end`) to `array` (*n elements, capacity *cap),
  * converted as `kind` (PBCI_PACKED_*) says: counts the run, grows a full
- * array for all of it (see "arrays" above), then stores each value. On
+ * array for all of it (see "arrays" above), then stores each value. (A
+ * varint run of at most 16 bytes is read first, counted as it is read;
+ * into a new array with room, its values are stored where the array will
+ * be, and the array is taken once they are counted.) On
  * failure `next` is NULL, err is PROTOBUF_C_ITER_ERR_MALFORMED or
  * PROTOBUF_C_ITER_ERR_NO_MEMORY, *n is unchanged and `array` holds those
  * *n elements within capacity *cap: the caller's array, or a grown copy
