@@ -28,11 +28,10 @@ std::string RepackedByProtobufC(const IterType& t, const std::string& bytes) {
   return out;
 }
 
-// protobuf-c 1.4.1 is only the oracle where it follows the specification:
-// not where a sub-message is merged, nor beyond our depth limit.
+// protobuf-c 1.4.1 is only the oracle where it follows the specification
+// (InputFacts::ProtobufCIsOracle).
 bool ProtobufCIsOracle(const IterType& t, const std::string& bytes) {
-  InputFacts facts = AnalyzeInput(t.desc, bytes);
-  return !facts.merges && facts.max_depth <= 100;
+  return AnalyzeInput(t.desc, bytes).ProtobufCIsOracle();
 }
 
 TEST_P(Differential, LibprotobufMessages) {

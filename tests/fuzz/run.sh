@@ -7,10 +7,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-seconds=${1:-60}
-shift || true
-targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(scalars2 scalars3 defaults merge)
+source "$here/fuzz_one.sh"
+fuzz_args "$@"
 
 "$root/cmake/install-deps.sh"
 
@@ -22,26 +20,7 @@ cmake --build "$build" -j "$(nproc)" --target fuzz-all
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fuzz=$build/tests/fuzz
-mkdir -p "$build/crashes"
 for t in "${targets[@]}"; do
-  bin=$fuzz/fuzz_$t
-  regressions=$here/regressions/$t
-  if compgen -G "$regressions/*" >/dev/null; then
-    echo "== fuzz_$t: regression inputs"
-    "$bin" -runs=0 "$regressions"/*
-  fi
-  corpus=$build/corpus/$t
-  mkdir -p "$corpus"
-  echo "== fuzz_$t: fuzzing for ${seconds}s"
-  log=$build/fuzz_$t.log
-  status=0
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -dict="$fuzz/$t.dict" -artifact_prefix="$build/crashes/$t-" \
-    -print_final_stats=1 "$corpus" "$fuzz/seeds/$t" >"$log" 2>&1 || status=$?
-  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb" "$log" || true
-  if [[ $status -ne 0 ]]; then
-    tail -n 40 "$log" >&2
-    echo "fuzz_$t failed (exit $status); crash inputs: $build/crashes/" >&2
-    exit 1
-  fi
+  fuzz_one "$t" "$fuzz/fuzz_$t" "$seconds" "$fuzz/$t.dict" "$build" \
+    "$build/corpus/$t" "$fuzz/seeds/$t"
 done

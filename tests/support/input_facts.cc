@@ -43,10 +43,9 @@ void Walk(const ProtobufCMessageDescriptor* desc, const uint8_t* p,
         p += 4;
         break;
       case 2:
-        if (!ReadVarint(&p, end, 5, &len) ||
-            len > static_cast<uint64_t>(end - p)) {
-          return;
-        }
+        if (!ReadVarint(&p, end, 5, &len)) return;
+        if (len >> 32 != 0) facts->wide_length = true;
+        if (len > static_cast<uint64_t>(end - p)) return;
         value = p;
         p += len;
         break;

@@ -4,6 +4,7 @@
 #ifndef PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 #define PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 
+#include <protobuf-c-iter/protobuf-c-iter.h>
 #include <protobuf-c/protobuf-c.h>
 
 #include <string>
@@ -13,6 +14,18 @@ namespace pbci_test {
 struct InputFacts {
   bool merges = false;  // a sub-message instance occurs more than once
   int max_depth = 0;    // deepest sub-message level reached (top level 0)
+  // A length prefix of 2^32 or more: with a 32-bit size_t, protobuf-c reads
+  // it modulo 2^32 (1.4.1's scan_length_prefixed_data shifts in size_t), so
+  // it may accept what it must reject.
+  bool wide_length = false;
+
+  // Whether protobuf-c 1.4.1 decodes the input correctly on this host, so
+  // that its result is the oracle: no merges (docs: where it is wrong), no
+  // nesting past our limit (it overflows its stack), no wrapped length.
+  bool ProtobufCIsOracle() const {
+    return !merges && max_depth <= PROTOBUF_C_ITER_MAX_DEPTH &&
+           !(wide_length && sizeof(size_t) < 8);
+  }
 };
 
 InputFacts AnalyzeInput(const ProtobufCMessageDescriptor* desc,
