@@ -91,6 +91,21 @@ std::string Comment(const FieldDescriptor* field) {
   return comment;
 }
 
+// protoc-c's X__INIT sets each oneof's union with { 0 }, which initialises
+// the union's first member, the oneof's first field: a ProtobufCBinaryData
+// struct for bytes (and strings stored as bytes).
+bool InitSetsAStructFlat(const Descriptor* message) {
+  for (int i = 0; i < message->real_oneof_decl_count(); i++) {
+    const FieldDescriptor* first = message->oneof_decl(i)->field(0);
+    if (first->type() == FieldDescriptor::TYPE_BYTES ||
+        (first->type() == FieldDescriptor::TYPE_STRING &&
+         ReadStringAsBytes(first))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 FieldModel BuildField(const FieldDescriptor* field) {
   FieldModel f;
   f.number = field->number();
@@ -129,6 +144,7 @@ FieldModel BuildField(const FieldDescriptor* field) {
       f.sub_struct = MessageStructName(field->message_type());
       f.sub_lower = MessageLowerName(field->message_type());
       f.sub_init = MessageInitMacro(field->message_type());
+      f.sub_init_flat_union = InitSetsAStructFlat(field->message_type());
       f.elem_type = f.sub_struct;
       break;
     default:
@@ -151,8 +167,10 @@ MessageModel BuildMessage(const Descriptor* message) {
   m.lower = MessageLowerName(message);
   m.init_macro = MessageInitMacro(message);
   m.descriptor = MessageDescriptorName(message);
-  m.base_member = ReadMessageOptions(message).base_field_name;
-  m.init_value = !ReadFileOptions(message->file()).gen_init_helpers;
+  const MessageOptionsView options = ReadMessageOptions(message);
+  m.base_member = options.base_field_name;
+  m.init_value = !options.gen_init_helpers;
+  m.init_flat_union = InitSetsAStructFlat(message);
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
     FieldModel f = BuildField(field);
@@ -224,14 +242,18 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
     AddDependencyHeaders(file->message_type(i), model);
   }
   for (const MessageModel& m : model->messages) {
+    bool flat = m.init_value && m.init_flat_union;
+    for (const FieldModel& f : m.fields) flat = flat || f.sub_init_flat_union;
+    model->expands_flat_union_init = model->expands_flat_union_init || flat;
+  }
+  for (const MessageModel& m : model->messages) {
     // PbciFieldInfo::slot and ::required_bit are 16 bits wide.
     const char* what = m.n_required_bits > 0xffff ? "required fields"
                        : m.n_counts > 0xffff      ? "repeated fields"
                        : m.n_groups > 0xffff      ? "message fields and oneofs"
                                                   : nullptr;
     if (what != nullptr) {
-      *error =
-          file->name() + ": " + m.full_name + " has more than 65535 " + what;
+      *error = "message " + m.full_name + " has more than 65535 " + what;
       return false;
     }
   }

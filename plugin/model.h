@@ -50,6 +50,8 @@ struct FieldModel {
   std::string sub_struct;  // "Foo__Sub"
   std::string sub_lower;   // "foo__sub": prefix of its decoder functions
   std::string sub_init;    // "FOO__SUB__INIT"
+  bool sub_init_flat_union = false;  // that macro sets a struct in a union
+                                     // with { 0 } (InitSetsAStructFlat)
 
   // Oneof members.
   std::string case_member;  // "my_choice_case", or "" outside a oneof
@@ -114,8 +116,13 @@ struct MessageModel {
   bool own_sizer = false;
   // Whether the table carries an X__INIT instance for new top-level
   // messages: only when protoc-c emits no x__init for the descriptor's
-  // message_init ((pb_c_file).gen_init_helpers = false).
+  // message_init (gen_init_helpers = false, the message's or inherited:
+  // MessageOptionsView).
   bool init_value = false;
+  // Whether protoc-c's X__INIT sets a oneof's union whose first member is
+  // a struct (bytes) with a flat { 0 }, which gcc's -Wmissing-braces flags
+  // wherever the macro is expanded.
+  bool init_flat_union = false;
 };
 
 struct FileModel {
@@ -126,6 +133,10 @@ struct FileModel {
   std::vector<std::string> dep_iter_headers;  // "dep/b.pb-iter.h" for
                                               // imported message types
   std::vector<MessageModel> messages;         // nested types first, then outer
+  // Whether the .c expands an X__INIT with init_flat_union (an init_value,
+  // a sub-message's set-up), so that it must quiet -Wmissing-braces: the
+  // macro is protoc-c's, and its own .pb-c.c draws the same warning.
+  bool expands_flat_union_init = false;
 };
 
 // Builds the model of `file`. Returns false and sets `error` (naming the

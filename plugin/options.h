@@ -19,6 +19,9 @@ struct FileOptionsView {
 
 struct MessageOptionsView {
   std::string base_field_name = "base";  // name of the ProtobufCMessage member
+  // x__init() exists, as message_init: the message's own (pb_c_msg) setting,
+  // else its enclosing message's, else the file's, as protoc-c resolves it.
+  bool gen_init_helpers = true;
 };
 
 FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file);

@@ -39,6 +39,16 @@ void PrintSource(const FileModel& file, Printer* p) {
   for (const std::string& header : file.dep_iter_headers) {
     p->Print("#include \"$header$\"\n", "header", header);
   }
+  if (file.expands_flat_union_init) {
+    p->Print(R"(
+/* protoc-c's X__INIT macros set a oneof's union with { 0 }; where the
+ * union's first member is a struct (bytes), gcc's -Wmissing-braces flags
+ * each expansion, here as in protoc-c's own .pb-c.c. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
+)");
+  }
   p->Print(R"(
 #include <string.h>
 

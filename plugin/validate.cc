@@ -13,8 +13,33 @@ using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::FileDescriptor;
 
+// protoc puts the file's name before a plugin's error.
 std::string FieldError(const FieldDescriptor* field, const std::string& what) {
-  return field->file()->name() + ": field " + field->full_name() + ": " + what;
+  return "field " + field->full_name() + ": " + what;
+}
+
+// The runtime's headers, which every generated header includes, declare C
+// types named Pbci* and ProtobufCIter*, none with "__". protoc-c's type of
+// such a name would not compile beside them; only a type outside any
+// package and message gives one, as those put "__" into C type names.
+bool ValidateTypeName(const std::string& what, const std::string& full_name,
+                      const std::string& c_name, std::string* error) {
+  if (c_name.find("__") != std::string::npos) return true;
+  for (const std::string prefix : {"Pbci", "ProtobufCIter"}) {
+    if (c_name.compare(0, prefix.size(), prefix) == 0) {
+      *error = what + " " + full_name + ": protoc-c's C type '" + c_name +
+               "' could collide with protobuf-c-iter's types (names " +
+               "starting with Pbci or ProtobufCIter are reserved outside " +
+               "packages); rename it or add a package";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ValidateEnum(const google::protobuf::EnumDescriptor* e,
+                  std::string* error) {
+  return ValidateTypeName("enum", e->full_name(), EnumTypeName(e), error);
 }
 
 bool ValidateField(const FieldDescriptor* field, std::string* error) {
@@ -59,9 +84,9 @@ bool ValidateMembers(const Descriptor* message, std::string* error) {
   auto claim = [&](const std::string& member, const std::string& by) {
     auto inserted = owner.emplace(member, by);
     if (inserted.second) return true;
-    *error = message->file()->name() + ": message " + message->full_name() +
-             ": C member '" + member + "' of " + by + " collides with " +
-             inserted.first->second + " in protoc-c's struct";
+    *error = "message " + message->full_name() + ": C member '" + member +
+             "' of " + by + " collides with " + inserted.first->second +
+             " in protoc-c's struct";
     return false;
   };
   if (!claim(ReadMessageOptions(message).base_field_name,
@@ -85,10 +110,17 @@ bool ValidateMembers(const Descriptor* message, std::string* error) {
 }
 
 bool ValidateMessage(const Descriptor* message, std::string* error) {
+  if (!ValidateTypeName("message", message->full_name(),
+                        MessageStructName(message), error)) {
+    return false;
+  }
   for (int i = 0; i < message->field_count(); i++) {
     if (!ValidateField(message->field(i), error)) return false;
   }
   if (!ValidateMembers(message, error)) return false;
+  for (int i = 0; i < message->enum_type_count(); i++) {
+    if (!ValidateEnum(message->enum_type(i), error)) return false;
+  }
   for (int i = 0; i < message->nested_type_count(); i++) {
     if (!ValidateMessage(message->nested_type(i), error)) return false;
   }
@@ -98,6 +130,9 @@ bool ValidateMessage(const Descriptor* message, std::string* error) {
 }  // namespace
 
 bool ValidateFile(const FileDescriptor* file, std::string* error) {
+  for (int i = 0; i < file->enum_type_count(); i++) {
+    if (!ValidateEnum(file->enum_type(i), error)) return false;
+  }
   for (int i = 0; i < file->message_type_count(); i++) {
     if (!ValidateMessage(file->message_type(i), error)) return false;
   }

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "init_helpers.pb-iter.h"
 #include "keywords.pb-iter.h"
 #include "merge.pb-iter.h"
 #include "merge3.pb-iter.h"
@@ -656,6 +657,37 @@ TEST(Api, StrerrorNamesEveryCode) {
   }
   EXPECT_STREQ(protobuf_c_iter_strerror(-100), "unknown error");
   EXPECT_STREQ(protobuf_c_iter_version(), PROTOBUF_C_ITER_VERSION);
+}
+
+// Regression (found in review): the plugin read gen_init_helpers only from
+// the file, so for a message whose own (pb_c_msg) option turns it off, or
+// that inherits that from its enclosing message, the table said "new
+// instances: message_init", which protoc-c leaves NULL: every top-level
+// unpack called a NULL function pointer.
+TEST(Regression, MessageLevelGenInitHelpersLeftANullMessageInit) {
+  EXPECT_EQ(iter__init__no_init__descriptor.message_init, nullptr);
+  EXPECT_EQ(iter__init__no_init__nested__descriptor.message_init, nullptr);
+  EXPECT_EQ(iter__init__no_init__mentry__descriptor.message_init, nullptr);
+  EXPECT_NE(iter__init__no_init__with_init__descriptor.message_init, nullptr);
+  PROTOBUF_C_ITER_BUFFER(buf, 512);
+  const std::string nested = std::string("\x1a\x00", 2);  // nested = {}
+  ptrdiff_t n = iter__init__no_init__iter_unpack(
+      reinterpret_cast<const uint8_t*>(nested.data()), nested.size(), buf.bytes,
+      sizeof buf.bytes);
+  ASSERT_GT(n, 0);
+  const auto* msg = reinterpret_cast<const Iter__Init__NoInit*>(buf.bytes);
+  EXPECT_EQ(msg->base.descriptor, &iter__init__no_init__descriptor);
+  EXPECT_EQ(msg->x, 5);
+  EXPECT_STREQ(msg->s, "d");
+  ASSERT_NE(msg->nested, nullptr);
+  EXPECT_EQ(msg->nested->y, 7);
+  n = iter__init__no_init__nested__iter_unpack(nullptr, 0, buf.bytes, sizeof buf.bytes);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(reinterpret_cast<const Iter__Init__NoInit__Nested*>(buf.bytes)->y, 7);
+  for (const char* name : {"iter.init.NoInit", "iter.init.NoInit.Nested",
+                           "iter.init.NoInit.WithInit", "iter.init.NoInit.MEntry"}) {
+    EXPECT_EQ(CheckAgainstProtobufC(TypeNamed(name), nested), "") << name;
+  }
 }
 
 }  // namespace

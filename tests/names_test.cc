@@ -140,7 +140,8 @@ INSTANTIATE_TEST_SUITE_P(TestProtos, NamesAgainstProtocC,
                                            "keywords.proto", "pkg/common.proto",
                                            "pkg/nested/shapes.proto",
                                            "merge.proto", "merge3.proto",
-                                           "empty.proto", "wide.proto"),
+                                           "empty.proto", "wide.proto",
+                                           "init_helpers.proto"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = StripProto(info.param);
                            for (char& c : name) {

@@ -3,6 +3,7 @@
 
 #include "defaults.pb-iter.h"
 #include "empty.pb-iter.h"
+#include "init_helpers.pb-iter.h"
 #include "iter_check.h"
 #include "keywords.pb-iter.h"
 #include "merge.pb-iter.h"
@@ -65,6 +66,19 @@ const std::vector<IterType>& AllTypes() {
                           "iter.wide.WideGroups"),
       PBCI_TEST_ITER_TYPE(Iter__Wide__WideRequired, iter__wide__wide_required,
                           "iter.wide.WideRequired"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__NoInit, iter__init__no_init,
+                          "iter.init.NoInit"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__Nested,
+                          iter__init__no_init__nested,
+                          "iter.init.NoInit.Nested"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__WithInit,
+                          iter__init__no_init__with_init,
+                          "iter.init.NoInit.WithInit"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__FlatUnion, iter__init__flat_union,
+                          "iter.init.FlatUnion"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__MEntry,
+                          iter__init__no_init__mentry,
+                          "iter.init.NoInit.MEntry"),
   };
   return kTypes;
 }
