@@ -27,13 +27,13 @@ bool IterGenerator::Generate(
 
   {
     std::unique_ptr<google::protobuf::io::ZeroCopyOutputStream> out(
-        context->Open(model.base_path + ".pb-iter.h"));
+        context->Open(model.iter_header));
     google::protobuf::io::Printer printer(out.get(), '$');
     PrintHeader(model, &printer);
   }
   {
     std::unique_ptr<google::protobuf::io::ZeroCopyOutputStream> out(
-        context->Open(model.base_path + ".pb-iter.c"));
+        context->Open(model.iter_source));
     google::protobuf::io::Printer printer(out.get(), '$');
     PrintSource(model, &printer);
   }

@@ -142,7 +142,8 @@ FieldModel BuildField(const FieldDescriptor* field) {
     case FieldDescriptor::TYPE_MESSAGE:
       f.read = ReadKind::kMessage;
       f.sub_struct = MessageStructName(field->message_type());
-      f.sub_lower = MessageLowerName(field->message_type());
+      f.sub_decode = MessageIterSymbols(field->message_type()).decode;
+      f.sub_message = MessageIterSymbols(field->message_type()).message;
       f.sub_init = MessageInitMacro(field->message_type());
       f.sub_init_flat_union = InitSetsAStructFlat(field->message_type());
       f.elem_type = f.sub_struct;
@@ -164,9 +165,10 @@ MessageModel BuildMessage(const Descriptor* message) {
   MessageModel m;
   m.full_name = message->full_name();
   m.struct_name = MessageStructName(message);
-  m.lower = MessageLowerName(message);
   m.init_macro = MessageInitMacro(message);
   m.descriptor = MessageDescriptorName(message);
+  m.init_function = MessageInitFunction(message);
+  m.sym = MessageIterSymbols(message);
   const MessageOptionsView options = ReadMessageOptions(message);
   m.base_member = options.base_field_name;
   m.init_value = !options.gen_init_helpers;
@@ -217,7 +219,7 @@ void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
   for (int i = 0; i < message->field_count(); i++) {
     const Descriptor* sub = message->field(i)->message_type();
     if (sub == nullptr || sub->file() == message->file()) continue;
-    const std::string header = StripProto(sub->file()->name()) + ".pb-iter.h";
+    const std::string header = IterHeaderName(sub->file()->name());
     auto& deps = model->dep_iter_headers;
     if (std::find(deps.begin(), deps.end(), header) == deps.end()) {
       deps.push_back(header);
@@ -234,9 +236,10 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
                     std::string* error) {
   if (!ValidateFile(file, error)) return false;
   model->proto_name = file->name();
-  model->base_path = StripProto(file->name());
+  model->iter_header = IterHeaderName(file->name());
+  model->iter_source = IterSourceName(file->name());
   model->header_guard = HeaderGuard(file->name());
-  model->pbc_header = model->base_path + ".pb-c.h";
+  model->pbc_header = PbcHeaderName(file->name());
   for (int i = 0; i < file->message_type_count(); i++) {
     AddMessages(file->message_type(i), &model->messages);
     AddDependencyHeaders(file->message_type(i), model);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "names.h"
+
 namespace protobuf_c_iter {
 
 // How a field's value is read from the wire.
@@ -47,9 +49,10 @@ struct FieldModel {
                             // values, "PBCI_PACKED_SINT32"
 
   // kMessage: the sub-message type.
-  std::string sub_struct;  // "Foo__Sub"
-  std::string sub_lower;   // "foo__sub": prefix of its decoder functions
-  std::string sub_init;    // "FOO__SUB__INIT"
+  std::string sub_struct;            // "Foo__Sub"
+  std::string sub_decode;            // "foo__sub__iter_decode": its decoder
+  std::string sub_message;           // "foo__sub__iter_message": its table
+  std::string sub_init;              // "FOO__SUB__INIT"
   bool sub_init_flat_union = false;  // that macro sets a struct in a union
                                      // with { 0 } (InitSetsAStructFlat)
 
@@ -96,9 +99,10 @@ struct Prediction {
 struct MessageModel {
   std::string full_name;           // "foo.HTTPServer_conf"
   std::string struct_name;         // "Foo__HTTPServerConf"
-  std::string lower;               // "foo__httpserver_conf"
   std::string init_macro;          // "FOO__HTTPSERVER_CONF__INIT"
   std::string descriptor;          // "foo__httpserver_conf__descriptor"
+  std::string init_function;       // "foo__httpserver_conf__init"
+  IterSymbols sym;                 // "foo__httpserver_conf__iter_decode", ...
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
   // Occurrences of a group's members decode into one sub-message instance
@@ -126,8 +130,9 @@ struct MessageModel {
 };
 
 struct FileModel {
-  std::string proto_name;  // "dir/a.proto"
-  std::string base_path;   // "dir/a"
+  std::string proto_name;   // "dir/a.proto"
+  std::string iter_header;  // "dir/a.pb-iter.h"
+  std::string iter_source;  // "dir/a.pb-iter.c"
   std::string header_guard;
   std::string pbc_header;                     // "dir/a.pb-c.h"
   std::vector<std::string> dep_iter_headers;  // "dep/b.pb-iter.h" for

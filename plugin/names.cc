@@ -210,6 +210,26 @@ std::string MessageDescriptorName(const Descriptor* message) {
   return MessageLowerName(message) + "__descriptor";
 }
 
+std::string MessageInitFunction(const Descriptor* message) {
+  return MessageLowerName(message) + "__init";
+}
+
+IterSymbols MessageIterSymbols(const Descriptor* message) {
+  const std::string prefix = MessageLowerName(message) + "__iter_";
+  IterSymbols s;
+  s.type = prefix + "type";
+  s.unpack = prefix + "unpack";
+  s.unpack_merge = prefix + "unpack_merge";
+  s.unpacked_size = prefix + "unpacked_size";
+  s.decode = prefix + "decode";
+  s.message = prefix + "message";
+  s.fields = prefix + "fields";
+  s.required = prefix + "required";
+  s.measure = prefix + "measure";
+  s.init_value = prefix + "init_value";
+  return s;
+}
+
 std::string EnumTypeName(const EnumDescriptor* e) {
   return FullNameToC(CFullName(e->full_name(), e->file()));
 }
@@ -269,6 +289,18 @@ std::string StripProto(const std::string& filename) {
     }
   }
   return filename;
+}
+
+std::string IterHeaderName(const std::string& filename) {
+  return StripProto(filename) + ".pb-iter.h";
+}
+
+std::string IterSourceName(const std::string& filename) {
+  return StripProto(filename) + ".pb-iter.c";
+}
+
+std::string PbcHeaderName(const std::string& filename) {
+  return StripProto(filename) + ".pb-c.h";
 }
 
 std::string HeaderGuard(const std::string& filename) {

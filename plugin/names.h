@@ -40,6 +40,26 @@ std::string MessageLowerName(const google::protobuf::Descriptor* message);
 std::string MessageInitMacro(const google::protobuf::Descriptor* message);
 // protoc-c's descriptor object: "foo__bar__descriptor".
 std::string MessageDescriptorName(const google::protobuf::Descriptor* message);
+// protoc-c's x__init function: "foo__bar__init".
+std::string MessageInitFunction(const google::protobuf::Descriptor* message);
+
+// The C symbols generated for a message: protoc-c's lower-case name and an
+// "__iter_" role, foo.Bar -> "foo__bar__iter_decode". Decoders and tables
+// of other files use `decode` and `message`, so they are computed here only.
+struct IterSymbols {
+  std::string type;           // its ProtobufCIterType (public)
+  std::string unpack;         // the header's inline functions (each with an
+  std::string unpack_merge;   // "_ex" form too)
+  std::string unpacked_size;  //
+  std::string decode;         // the decoder of one occurrence
+  std::string message;        // its PbciMessage table
+  std::string fields;         // its PbciFieldInfo table
+  std::string required;       // the numbers of its required fields
+  std::string measure;        // its generated sizer
+  std::string init_value;     // a static instance set from X__INIT
+};
+IterSymbols MessageIterSymbols(const google::protobuf::Descriptor* message);
+
 // Enum typedef: foo.M.Mode -> "Foo__M__Mode".
 std::string EnumTypeName(const google::protobuf::EnumDescriptor* e);
 
@@ -69,6 +89,11 @@ std::string OneofCaseValue(const google::protobuf::FieldDescriptor* field);
 
 // Output base path: "dir/a.proto" -> "dir/a" (".protodevel" also stripped).
 std::string StripProto(const std::string& filename);
+// Our header: "dir/a.proto" -> "dir/a.pb-iter.h" (and "dir/a.pb-iter.c").
+std::string IterHeaderName(const std::string& filename);
+std::string IterSourceName(const std::string& filename);
+// protoc-c's header: "dir/a.proto" -> "dir/a.pb-c.h".
+std::string PbcHeaderName(const std::string& filename);
 // Header guard: "dir/a.proto" -> "PROTOBUF_C_ITER_dir_2fa_2eproto__INCLUDED".
 std::string HeaderGuard(const std::string& filename);
 

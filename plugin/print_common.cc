@@ -18,11 +18,11 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"case_member", f.case_member},
               {"case_value", f.case_value},
               {"sub_struct", f.sub_struct},
-              {"sub_lower", f.sub_lower},
+              {"sub_decode", f.sub_decode},
+              {"sub_message", f.sub_message},
               {"sub_init", f.sub_init},
               {"packed_kind", f.packed_kind},
               {"required_set", RequiredSet(f)},
-              {"lower", m.lower},
               {"struct", m.struct_name},
               {"base", m.base_member}};
 }
@@ -81,9 +81,9 @@ void PrintRequiredTable(const MessageModel& m,
   for (int n : numbers) list += (list.empty() ? "" : ", ") + std::to_string(n);
   p->Print(R"(
 /* The field number of each bit of $full_name$'s "required seen" mask. */
-static const uint32_t $lower$__iter_required[] = {$list$};
+static const uint32_t $required$[] = {$list$};
 )",
-           "full_name", m.full_name, "lower", m.lower, "list", list);
+           "full_name", m.full_name, "required", m.sym.required, "list", list);
 }
 
 void PrintRequiredCheck(const MessageModel& m, const std::string& ctx,
@@ -95,10 +95,10 @@ void PrintRequiredCheck(const MessageModel& m, const std::string& ctx,
     cond += "required[" + std::to_string(w) + "] != " + RequiredMask(m, w);
   }
   p->Print(R"(  if ($cond$) {
-    return pbci_fail_required($ctx$, end, required, $lower$__iter_required, $n$);
+    return pbci_fail_required($ctx$, end, required, $table$, $n$);
   }
 )",
-           "cond", cond, "ctx", ctx, "lower", m.lower, "n",
+           "cond", cond, "ctx", ctx, "table", m.sym.required, "n",
            std::to_string(m.n_required_bits));
 }
 

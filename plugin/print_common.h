@@ -2,11 +2,11 @@
 #ifndef PROTOBUF_C_ITER_PLUGIN_PRINT_COMMON_H_
 #define PROTOBUF_C_ITER_PLUGIN_PRINT_COMMON_H_
 
+#include <google/protobuf/io/printer.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <google/protobuf/io/printer.h>
 
 #include "model.h"
 
@@ -16,9 +16,9 @@ using Vars = std::map<std::string, std::string>;
 
 // The variables every field template may use: $number$, $comment$,
 // $member$, $has$, $count$, $elem$, $value$, $case_member$, $case_value$,
-// $sub_struct$, $sub_lower$, $sub_init$, $packed_kind$, $array_elem$,
-// $cap$, $required_set$, plus the message's $lower$,
-// $struct$ and $base$.
+// $sub_struct$, $sub_decode$, $sub_message$, $sub_init$, $packed_kind$,
+// $array_elem$, $cap$, $required_set$, plus the message's $struct$ and
+// $base$.
 Vars FieldVars(const MessageModel& m, const FieldModel& f);
 
 // The wire types a field's single values arrive with ("PBCI_WT_VARINT", ...):
@@ -38,7 +38,8 @@ std::string RequiredSet(const FieldModel& f);
 
 // x__iter_required, the field number of each required bit, when the
 // message has required fields.
-void PrintRequiredTable(const MessageModel& m, google::protobuf::io::Printer* p);
+void PrintRequiredTable(const MessageModel& m,
+                        google::protobuf::io::Printer* p);
 // The check after a message occurrence: a missing required field is
 // reported through `ctx` (a PbciCtx * expression) at `end`.
 void PrintRequiredCheck(const MessageModel& m, const std::string& ctx,

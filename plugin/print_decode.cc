@@ -134,7 +134,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         if (msg->$member$ == NULL) goto no_memory;
         *msg->$member$ = ($sub_struct$)$sub_init$;
       }
-      r = $sub_lower$__iter_decode(msg->$member$, p, value_end, arena, depth + 1);
+      r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1);
       if (r < 0) goto fail;
 )");
       PrintSingularMarks(f, vars, p);
@@ -225,7 +225,7 @@ void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
         if (sub == NULL) goto no_memory;
         *sub = ($sub_struct$)$sub_init$;
         msg->$member$[msg->$count$++] = sub;
-        r = $sub_lower$__iter_decode(sub, p, value_end, arena, depth + 1);
+        r = $sub_decode$(sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
       }
       p = value_end;
@@ -276,14 +276,15 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
+ptrdiff_t $decode$(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   $struct$ *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
 )",
-           "full_name", m.full_name, "lower", m.lower, "struct", m.struct_name);
+           "full_name", m.full_name, "decode", m.sym.decode, "struct",
+           m.struct_name);
   // Scalars read inline; unpacked elements of packed fields are read by the
   // runtime (PrintRareElement).
   if (Any(m, [](const FieldModel& f) {
@@ -346,12 +347,12 @@ ptrdiff_t $lower$__iter_decode(void *m, const uint8_t *p,
   p->Print(R"(    default:
       /* Unknown, or a field of this message with a wire type it does not
        * take (malformed). */
-      p = pbci_store_unknown(arena, &$lower$__iter_message, &msg->$base$, &unknown_cap,
+      p = pbci_store_unknown(arena, &$message$, &msg->$base$, &unknown_cap,
           field, end, &r);
       if (p == NULL) goto fail;
       break;
 )",
-           "lower", m.lower, "base", m.base_member);
+           "message", m.sym.message, "base", m.base_member);
   p->Outdent();
   p->Print(R"(    }
   }

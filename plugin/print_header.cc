@@ -36,54 +36,56 @@ struct PbciArena;
 /* ---- $struct$ ($full_name$) ---- */
 
 /* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
-extern const ProtobufCIterType $lower$__iter_type;
+extern const ProtobufCIterType $type$;
 
 /* Decodes `data` into `buf` with decode options (NULL for the defaults)
  * and a status report (NULL if not wanted); the message is ($struct$ *)buf.
  * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
-static inline ptrdiff_t $lower$__iter_unpack_ex(const uint8_t *data,
+static inline ptrdiff_t $unpack$_ex(const uint8_t *data,
     size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
     ProtobufCIterStatus *status) {
-  return protobuf_c_iter_unpack(&$lower$__iter_type, data, len, buf, buf_size, opts, status);
+  return protobuf_c_iter_unpack(&$type$, data, len, buf, buf_size, opts, status);
 }
 
 /* Merges `data` into `msg` (from an earlier unpack, or $init$), taking
  * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
-static inline ptrdiff_t $lower$__iter_unpack_merge_ex($struct$ *msg,
+static inline ptrdiff_t $unpack_merge$_ex($struct$ *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size,
     const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return protobuf_c_iter_unpack_merge(&$lower$__iter_type, msg, data, len, buf, buf_size,
+  return protobuf_c_iter_unpack_merge(&$type$, msg, data, len, buf, buf_size,
       opts, status);
 }
 
-/* The exact buffer size $lower$__iter_unpack_ex needs for `data` with the
+/* The exact buffer size $unpack$_ex needs for `data` with the
  * same options, or the error it would return. */
-static inline ptrdiff_t $lower$__iter_unpacked_size_ex(const uint8_t *data,
+static inline ptrdiff_t $unpacked_size$_ex(const uint8_t *data,
     size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
-  return protobuf_c_iter_unpacked_size(&$lower$__iter_type, data, len, opts, status);
+  return protobuf_c_iter_unpacked_size(&$type$, data, len, opts, status);
 }
 
 /* The same three with the default options and no status. */
-static inline ptrdiff_t $lower$__iter_unpack(const uint8_t *data, size_t len,
+static inline ptrdiff_t $unpack$(const uint8_t *data, size_t len,
     void *buf, size_t buf_size) {
-  return $lower$__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
+  return $unpack$_ex(data, len, buf, buf_size, NULL, NULL);
 }
-static inline ptrdiff_t $lower$__iter_unpack_merge($struct$ *msg,
+static inline ptrdiff_t $unpack_merge$($struct$ *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
-  return $lower$__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
+  return $unpack_merge$_ex(msg, data, len, buf, buf_size, NULL, NULL);
 }
-static inline ptrdiff_t $lower$__iter_unpacked_size(const uint8_t *data,
+static inline ptrdiff_t $unpacked_size$(const uint8_t *data,
     size_t len) {
-  return $lower$__iter_unpacked_size_ex(data, len, NULL, NULL);
+  return $unpacked_size$_ex(data, len, NULL, NULL);
 }
 
 /* Internal entry points, for decoders of files that use this type. */
-ptrdiff_t $lower$__iter_decode(void *msg, const uint8_t *p,
+ptrdiff_t $decode$(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
-extern const struct PbciMessage $lower$__iter_message;
+extern const struct PbciMessage $message$;
 )",
-        "struct", m.struct_name, "full_name", m.full_name, "lower", m.lower,
-        "init", m.init_macro);
+        "struct", m.struct_name, "full_name", m.full_name, "type", m.sym.type,
+        "unpack", m.sym.unpack, "unpack_merge", m.sym.unpack_merge,
+        "unpacked_size", m.sym.unpacked_size, "decode", m.sym.decode, "message",
+        m.sym.message, "init", m.init_macro);
   }
   p->Print(R"(
 #ifdef __cplusplus

@@ -14,11 +14,12 @@ using google::protobuf::io::Printer;
 // file's tables (size, decoder, sizer).
 void PrintApi(const MessageModel& m, Printer* p) {
   p->Print(R"(
-const ProtobufCIterType $lower$__iter_type = {
-  &$descriptor$, &$lower$__iter_message
+const ProtobufCIterType $type$ = {
+  &$descriptor$, &$message$
 };
 )",
-           "lower", m.lower, "descriptor", m.descriptor);
+           "type", m.sym.type, "descriptor", m.descriptor, "message",
+           m.sym.message);
 }
 
 }  // namespace
@@ -32,10 +33,10 @@ void PrintSource(const FileModel& file, Printer* p) {
 #define PROTOBUF_C__NO_DEPRECATED
 #endif
 
-#include "$base$.pb-iter.h"
+#include "$header$"
 )",
-      "version", PROTOC_GEN_ITER_VERSION, "proto", file.proto_name, "base",
-      file.base_path);
+      "version", PROTOC_GEN_ITER_VERSION, "proto", file.proto_name, "header",
+      file.iter_header);
   for (const std::string& header : file.dep_iter_headers) {
     p->Print("#include \"$header$\"\n", "header", header);
   }

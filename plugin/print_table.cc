@@ -112,7 +112,7 @@ void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
     p->Print(", .required_bit = $bit$", "bit", std::to_string(f.required_bit));
   }
   if (f.read == ReadKind::kMessage) {
-    p->Print(vars, ",\n    .sub = &$sub_lower$__iter_message");
+    p->Print(vars, ",\n    .sub = &$sub_message$");
   }
   p->Print("},\n");
 }
@@ -127,7 +127,12 @@ void PrintTable(const MessageModel& m, Printer* p) {
               return a->number < b->number;
             });
   Vars vars = {{"full_name", m.full_name},
-               {"lower", m.lower},
+               {"fields_table", m.sym.fields},
+               {"measure_fn", m.sym.measure},
+               {"init_value", m.sym.init_value},
+               {"init_function", m.init_function},
+               {"message", m.sym.message},
+               {"decode", m.sym.decode},
                {"struct", m.struct_name},
                {"descriptor", m.descriptor},
                {"init_macro", m.init_macro},
@@ -135,43 +140,42 @@ void PrintTable(const MessageModel& m, Printer* p) {
                {"n_counts", std::to_string(m.n_counts)},
                {"n_groups", std::to_string(m.n_groups)},
                {"n_required", std::to_string(m.n_required_bits)}};
-  vars["fields"] = m.fields.empty() ? "NULL" : m.lower + "__iter_fields";
-  vars["required"] =
-      m.n_required_bits == 0 ? "NULL" : m.lower + "__iter_required";
+  vars["fields"] = m.fields.empty() ? "NULL" : m.sym.fields;
+  vars["required"] = m.n_required_bits == 0 ? "NULL" : m.sym.required;
 
   if (!m.fields.empty()) {
     p->Print(vars, R"(
 /* The fields of $full_name$ by number, for the runtime's table-driven
  * sizer (pbci_measure, behind unpacked_size). */
-static const PbciFieldInfo $lower$__iter_fields[] = {
+static const PbciFieldInfo $fields_table$[] = {
 )");
     for (const FieldModel* f : by_number) PrintFieldInfo(m, *f, p);
     p->Print("};\n");
   }
   if (m.own_sizer) {
-    vars["measure"] = m.lower + "__iter_measure,";
+    vars["measure"] = m.sym.measure + ",";
     p->Print(vars, R"(
-static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
+static ptrdiff_t $measure_fn$(const PbciList *list, PbciSize *size,
     uint32_t depth);
 )");
   } else {
     vars["measure"] = "NULL, /* sizer: the runtime's scratch suffices */";
   }
   if (m.init_value) {
-    vars["init"] = "&" + m.lower + "__iter_init_value,";
+    vars["init"] = "&" + m.sym.init_value + ",";
     p->Print(vars, R"(
-/* protoc-c emits no $lower$__init here (gen_init_helpers = false). */
-static const $struct$ $lower$__iter_init_value = $init_macro$;
+/* protoc-c emits no $init_function$ here (gen_init_helpers = false). */
+static const $struct$ $init_value$ = $init_macro$;
 )");
   } else {
     vars["init"] =
         "NULL, /* new instances: " + m.descriptor + ".message_init */";
   }
   p->Print(vars, R"(
-const PbciMessage $lower$__iter_message = {
+const PbciMessage $message$ = {
   sizeof($struct$), &$descriptor$,
   $init$
-  $lower$__iter_decode,
+  $decode$,
   $measure$
   $fields$, $n_fields$, /* fields */
   $n_counts$, /* repeated fields */
@@ -183,12 +187,14 @@ const PbciMessage $lower$__iter_message = {
 
 void PrintSizer(const MessageModel& m, Printer* p) {
   if (!m.own_sizer) return;
-  Vars vars = {{"full_name", m.full_name}, {"lower", m.lower}};
+  Vars vars = {{"full_name", m.full_name},
+               {"measure_fn", m.sym.measure},
+               {"message", m.sym.message}};
   p->Print(vars, R"(
 /* Adds to `size` what decoding the occurrences in `list` into one new
  * $full_name$ allocates: pbci_measure, with scratch for this type (more
  * than the runtime holds itself). */
-static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
+static ptrdiff_t $measure_fn$(const PbciList *list, PbciSize *size,
     uint32_t depth) {
 )");
   std::vector<std::string> args;
@@ -216,9 +222,8 @@ static ptrdiff_t $lower$__iter_measure(const PbciList *list, PbciSize *size,
     args.push_back("NULL");
   }
   vars["args"] = args[0] + ", " + args[1] + ", " + args[2];
-  p->Print(
-      vars,
-      R"(  return pbci_measure(&$lower$__iter_message, $args$, list, size, depth);
+  p->Print(vars,
+           R"(  return pbci_measure(&$message$, $args$, list, size, depth);
 }
 )");
 }
