@@ -106,6 +106,48 @@ bool InitSetsAStructFlat(const Descriptor* message) {
   return false;
 }
 
+std::vector<WireType> ValueWireTypes(ReadKind read, bool repeated) {
+  switch (read) {
+    case ReadKind::kVarint:
+      return {kWireVarint};
+    case ReadKind::kFixed32:
+      return {kWire32Bit};
+    case ReadKind::kFixed64:
+      return {kWire64Bit};
+    case ReadKind::kBool:
+      if (repeated) return {kWireVarint, kWire64Bit, kWire32Bit};
+      return {kWireVarint, kWire64Bit, kWireLen, kWire32Bit};
+    default:
+      return {kWireLen};
+  }
+}
+
+SizerOp SizerOpOf(const FieldModel& f) {
+  if (f.packable) {
+    return f.fixed_size == 4   ? SizerOp::kPackedFixed32
+           : f.fixed_size == 8 ? SizerOp::kPackedFixed64
+                               : SizerOp::kPackedVarint;
+  }
+  if (f.repeated || f.group >= 0 || f.required_bit >= 0 ||
+      f.usual_key.empty()) {
+    return SizerOp::kOther;
+  }
+  switch (f.read) {
+    case ReadKind::kFixed32:
+      return SizerOp::kFixed32;
+    case ReadKind::kFixed64:
+      return SizerOp::kFixed64;
+    case ReadKind::kString:
+      return SizerOp::kString;
+    case ReadKind::kBytes:
+      return SizerOp::kBytes;
+    case ReadKind::kMessage:
+      return SizerOp::kOther;  // not reached: a singular message is a group
+    default:
+      return SizerOp::kVarint;
+  }
+}
+
 FieldModel BuildField(const FieldDescriptor* field) {
   FieldModel f;
   f.number = field->number();
@@ -154,6 +196,9 @@ FieldModel BuildField(const FieldDescriptor* field) {
   f.packable = f.repeated && f.read != ReadKind::kString &&
                f.read != ReadKind::kBytes && f.read != ReadKind::kMessage;
   f.packed = f.packable && field->is_packed();
+  f.array_elem =
+      f.read == ReadKind::kMessage ? f.elem_type + " *" : f.elem_type;
+  f.value_wire_types = ValueWireTypes(f.read, f.repeated);
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
     f.case_value = OneofCaseValue(field);
@@ -204,7 +249,14 @@ MessageModel BuildMessage(const Descriptor* message) {
     m.n_groups++;
   }
   m.own_sizer = m.n_counts > 8 || m.n_groups > 4 || m.n_required_bits > 64;
+  for (size_t i = 0; i < m.fields.size(); i++) {
+    m.by_number.push_back(static_cast<int>(i));
+  }
+  std::sort(m.by_number.begin(), m.by_number.end(), [&m](int a, int b) {
+    return m.fields[a].number < m.fields[b].number;
+  });
   AddPredictions(&m);
+  for (FieldModel& f : m.fields) f.sizer_op = SizerOpOf(f);
   return m;
 }
 

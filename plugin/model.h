@@ -28,6 +28,24 @@ enum class ReadKind {
   kMessage,  // sub-message
 };
 
+// Wire types, as the key's low 3 bits hold them.
+enum WireType { kWireVarint = 0, kWire64Bit = 1, kWireLen = 2, kWire32Bit = 5 };
+
+// How the runtime's sizer takes a field (PbciFieldInfo::op): a plain field
+// (no array, group or required bit, a short usual key) in its tightest
+// loop; a packed run of a repeated scalar by counting; the rest generally.
+enum class SizerOp {
+  kOther,
+  kVarint,
+  kFixed64,
+  kFixed32,
+  kString,
+  kBytes,
+  kPackedVarint,
+  kPackedFixed32,
+  kPackedFixed64,
+};
+
 struct FieldModel {
   int number = 0;
   std::string comment;       // "optional int32 a = 1", for the reader
@@ -39,8 +57,14 @@ struct FieldModel {
   bool repeated = false;
   bool packable = false;  // repeated scalar: packed runs are accepted
   ReadKind read = ReadKind::kVarint;
-  std::string elem_type;    // C type of one value: "int32_t", "char *",
-                            // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
+  std::string elem_type;   // C type of one value: "int32_t", "char *",
+                           // "Foo__E", "ProtobufCBinaryData", "Foo__Sub"
+  std::string array_elem;  // C type of a repeated field's array element:
+                           // elem_type, "Foo__Sub *" for messages
+  // The wire types its single values may come with: its type's, except
+  // that protobuf-c 1.4.1 reads a bool from any (a repeated bool's
+  // elements from any but length-delimited, which is a packed run).
+  std::vector<WireType> value_wire_types;
   std::string value_expr;   // C expression turning the raw read into
                             // elem_type, e.g. "(int32_t)v"
   int fixed_size = 0;       // 4 or 8 for fixed-width kinds, else 0
@@ -81,6 +105,7 @@ struct FieldModel {
   // The bytes of its usual key (1 or 2; empty from field number 2048), for
   // the sizer's table (PbciFieldInfo::key).
   std::vector<uint8_t> usual_key;
+  SizerOp sizer_op = SizerOp::kOther;  // set once usual_key is known
 };
 
 // "After this value, the next key is probably `key`": serializers write
@@ -105,6 +130,7 @@ struct MessageModel {
   IterSymbols sym;                 // "foo__httpserver_conf__iter_decode", ...
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
+  std::vector<int> by_number;      // indices into `fields`, by field number
   // Occurrences of a group's members decode into one sub-message instance
   // until a different member of the group appears: a singular message
   // field is a group of one; a oneof with message members is a group of

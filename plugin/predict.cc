@@ -64,11 +64,7 @@ bool NextPredictionOf(FieldModel* f, Prediction* out) {
 
 void AddPredictions(MessageModel* m) {
   std::vector<FieldModel*> by_number;
-  for (FieldModel& f : m->fields) by_number.push_back(&f);
-  std::sort(by_number.begin(), by_number.end(),
-            [](const FieldModel* a, const FieldModel* b) {
-              return a->number < b->number;
-            });
+  for (int i : m->by_number) by_number.push_back(&m->fields[i]);
   for (size_t i = 0; i < by_number.size(); i++) {
     FieldModel* f = by_number[i];
     Prediction p;

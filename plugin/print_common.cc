@@ -13,7 +13,7 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"count", f.count_member},
               {"cap", f.cap_local},
               {"elem", f.elem_type},
-              {"array_elem", ArrayElemType(f)},
+              {"array_elem", f.array_elem},
               {"value", f.value_expr},
               {"case_member", f.case_member},
               {"case_value", f.case_value},
@@ -27,27 +27,17 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"base", m.base_member}};
 }
 
-std::vector<std::string> ValueWireTypes(const FieldModel& f) {
-  switch (f.read) {
-    case ReadKind::kVarint:
-      return {"PBCI_WT_VARINT"};
-    case ReadKind::kFixed32:
-      return {"PBCI_WT_32BIT"};
-    case ReadKind::kFixed64:
-      return {"PBCI_WT_64BIT"};
-    case ReadKind::kBool:
-      if (f.repeated) {
-        return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_32BIT"};
-      }
-      return {"PBCI_WT_VARINT", "PBCI_WT_64BIT", "PBCI_WT_LEN",
-              "PBCI_WT_32BIT"};
+std::string WireTypeMacro(WireType wt) {
+  switch (wt) {
+    case kWireVarint:
+      return "PBCI_WT_VARINT";
+    case kWire64Bit:
+      return "PBCI_WT_64BIT";
+    case kWireLen:
+      return "PBCI_WT_LEN";
     default:
-      return {"PBCI_WT_LEN"};
+      return "PBCI_WT_32BIT";
   }
-}
-
-std::string ArrayElemType(const FieldModel& f) {
-  return f.read == ReadKind::kMessage ? f.elem_type + " *" : f.elem_type;
 }
 
 int RequiredWords(const MessageModel& m) {

@@ -21,14 +21,8 @@ using Vars = std::map<std::string, std::string>;
 // $base$.
 Vars FieldVars(const MessageModel& m, const FieldModel& f);
 
-// The wire types a field's single values arrive with ("PBCI_WT_VARINT", ...):
-// bool takes all four, as protobuf-c reads it whatever the wire type. For a
-// repeated field the length-delimited packed form is not included.
-std::vector<std::string> ValueWireTypes(const FieldModel& f);
-
-// The C type of one element of a repeated field's array ("Foo__Sub *" for
-// messages).
-std::string ArrayElemType(const FieldModel& f);
+// The runtime's name of a wire type: "PBCI_WT_VARINT", ...
+std::string WireTypeMacro(WireType wt);
 
 // Words of the "required seen" bit mask and the mask each must reach.
 int RequiredWords(const MessageModel& m);

@@ -31,9 +31,9 @@ std::string ReadScalar(const FieldModel& f) {
 }
 
 void PrintLabels(const FieldModel& f, Vars vars, Printer* p) {
-  const std::vector<std::string> wire_types = ValueWireTypes(f);
+  const std::vector<WireType>& wire_types = f.value_wire_types;
   for (size_t i = 0; i < wire_types.size(); i++) {
-    vars["wt"] = wire_types[i];
+    vars["wt"] = WireTypeMacro(wire_types[i]);
     p->Print(vars, "    case PBCI_TAG($number$, $wt$):");
     p->Print(i + 1 == wire_types.size() ? " /* $comment$ */\n" : "\n",
              "comment", f.comment);

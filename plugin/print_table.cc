@@ -6,7 +6,6 @@
 // knowing each field at compile time; unpacked_size only classifies fields
 // (skip, count, add a length, recurse), which one runtime loop over a table
 // does in a fraction of the code.
-#include <algorithm>
 #include <cstdio>
 
 #include "print_common.h"
@@ -31,41 +30,36 @@ std::string Kind(const FieldModel& f) {
 }
 
 std::string WireTypes(const FieldModel& f) {
-  std::vector<std::string> wire_types = ValueWireTypes(f);
-  if (f.packable) wire_types.push_back("PBCI_WT_LEN");
+  std::vector<WireType> wire_types = f.value_wire_types;
+  if (f.packable) wire_types.push_back(kWireLen);
   std::string bits;
-  for (const std::string& wt : wire_types) {
+  for (WireType wt : wire_types) {
     if (!bits.empty()) bits += " | ";
-    bits += "PBCI_WT_BIT(" + wt + ")";
+    bits += "PBCI_WT_BIT(" + WireTypeMacro(wt) + ")";
   }
   return bits;
 }
 
-// How the sizer takes the field (PBCI_OP_*): a plain one in its tightest
-// loop, a packed run of a repeated scalar by counting.
-std::string Op(const FieldModel& f) {
-  if (f.packable) {
-    return f.fixed_size == 4   ? "PBCI_OP_PACKED_FIXED32"
-           : f.fixed_size == 8 ? "PBCI_OP_PACKED_FIXED64"
-                               : "PBCI_OP_PACKED_VARINT";
-  }
-  if (f.repeated || f.group >= 0 || f.required_bit >= 0 ||
-      f.usual_key.empty()) {
-    return "PBCI_OP_OTHER";
-  }
-  switch (f.read) {
-    case ReadKind::kFixed32:
-      return "PBCI_OP_FIXED32";
-    case ReadKind::kFixed64:
-      return "PBCI_OP_FIXED64";
-    case ReadKind::kString:
-      return "PBCI_OP_STRING";
-    case ReadKind::kBytes:
-      return "PBCI_OP_BYTES";
-    case ReadKind::kMessage:
-      return "PBCI_OP_OTHER";  // not reached: a singular message is a group
-    default:
+std::string Op(SizerOp op) {
+  switch (op) {
+    case SizerOp::kVarint:
       return "PBCI_OP_VARINT";
+    case SizerOp::kFixed64:
+      return "PBCI_OP_FIXED64";
+    case SizerOp::kFixed32:
+      return "PBCI_OP_FIXED32";
+    case SizerOp::kString:
+      return "PBCI_OP_STRING";
+    case SizerOp::kBytes:
+      return "PBCI_OP_BYTES";
+    case SizerOp::kPackedVarint:
+      return "PBCI_OP_PACKED_VARINT";
+    case SizerOp::kPackedFixed32:
+      return "PBCI_OP_PACKED_FIXED32";
+    case SizerOp::kPackedFixed64:
+      return "PBCI_OP_PACKED_FIXED64";
+    default:
+      return "PBCI_OP_OTHER";
   }
 }
 
@@ -97,7 +91,7 @@ void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
   vars["kind"] = Kind(f);
   vars["wire_types"] = WireTypes(f);
   vars["flags"] = Flags(f);
-  vars["op"] = Op(f);
+  vars["op"] = Op(f.sizer_op);
   p->Print(vars, R"(  { /* $comment$ */
     .number = $number$, .key = $key$, .kind = $kind$,
     .wire_types = $wire_types$,
@@ -120,12 +114,6 @@ void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
 }  // namespace
 
 void PrintTable(const MessageModel& m, Printer* p) {
-  std::vector<const FieldModel*> by_number;
-  for (const FieldModel& f : m.fields) by_number.push_back(&f);
-  std::sort(by_number.begin(), by_number.end(),
-            [](const FieldModel* a, const FieldModel* b) {
-              return a->number < b->number;
-            });
   Vars vars = {{"full_name", m.full_name},
                {"fields_table", m.sym.fields},
                {"measure_fn", m.sym.measure},
@@ -149,7 +137,7 @@ void PrintTable(const MessageModel& m, Printer* p) {
  * sizer (pbci_measure, behind unpacked_size). */
 static const PbciFieldInfo $fields_table$[] = {
 )");
-    for (const FieldModel* f : by_number) PrintFieldInfo(m, *f, p);
+    for (int i : m.by_number) PrintFieldInfo(m, m.fields[i], p);
     p->Print("};\n");
   }
   if (m.own_sizer) {
