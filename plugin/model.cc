@@ -69,9 +69,14 @@ ScalarRule RuleFor(FieldDescriptor::Type type) {
   }
 }
 
+// As the .proto declares it: a oneof member by its oneof, no label in
+// proto3 otherwise.
 std::string LabelName(const FieldDescriptor* field) {
   if (field->is_repeated()) return "repeated";
   if (field->is_required()) return "required";
+  if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
+    return "oneof " + oneof->name() + ":";
+  }
   if (field->file()->syntax() == FileDescriptor::SYNTAX_PROTO3) return "";
   return "optional";
 }
