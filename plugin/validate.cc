@@ -21,16 +21,18 @@ std::string FieldError(const FieldDescriptor* field, const std::string& what) {
 // The runtime's headers, which every generated header includes, declare C
 // types named Pbci* and ProtobufCIter*, none with "__". protoc-c's type of
 // such a name would not compile beside them; only a type outside any
-// package and message gives one, as those put "__" into C type names.
+// package (or with an empty (pb_c_file).c_package) and outside any message
+// gets one, as those put "__" into C type names.
 bool ValidateTypeName(const std::string& what, const std::string& full_name,
                       const std::string& c_name, std::string* error) {
   if (c_name.find("__") != std::string::npos) return true;
   for (const std::string prefix : {"Pbci", "ProtobufCIter"}) {
     if (c_name.compare(0, prefix.size(), prefix) == 0) {
-      *error = what + " " + full_name + ": protoc-c's C type '" + c_name +
-               "' could collide with protobuf-c-iter's types (names " +
-               "starting with Pbci or ProtobufCIter are reserved outside " +
-               "packages); rename it or add a package";
+      *error =
+          what + " " + full_name + ": protoc-c's C type '" + c_name +
+          "' could collide with protobuf-c-iter's types (names " +
+          "starting with Pbci or ProtobufCIter are reserved outside " +
+          "packages); rename it, or give it a package (and no empty c_package)";
       return false;
     }
   }
@@ -130,11 +132,11 @@ bool ValidateMessage(const Descriptor* message, std::string* error) {
 }  // namespace
 
 bool ValidateFile(const FileDescriptor* file, std::string* error) {
-  for (int i = 0; i < file->enum_type_count(); i++) {
-    if (!ValidateEnum(file->enum_type(i), error)) return false;
-  }
   for (int i = 0; i < file->message_type_count(); i++) {
     if (!ValidateMessage(file->message_type(i), error)) return false;
+  }
+  for (int i = 0; i < file->enum_type_count(); i++) {
+    if (!ValidateEnum(file->enum_type(i), error)) return false;
   }
   return true;
 }

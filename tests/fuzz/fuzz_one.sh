@@ -11,8 +11,8 @@ fuzz_args() {
 
 #   fuzz_one TARGET BIN SECONDS DICT OUT CORPUS...
 # Replays tests/fuzz/regressions/TARGET (every input that ever found a bug
-# must pass), then fuzzes for SECONDS on the CORPUS folders (the first keeps
-# what it finds). Its log is OUT/BIN's name.log, crashes OUT/crashes/TARGET-*.
+# must pass), then fuzzes for SECONDS on the CORPUS folders (at least one;
+# the first keeps what it finds; missing ones are created empty). Its log is OUT/BIN's name.log, crashes OUT/crashes/TARGET-*.
 # Exits the script on a finding.
 fuzz_one() {
   local t=$1 bin=$2 seconds=$3 dict=$4 out=$5
@@ -24,7 +24,7 @@ fuzz_one() {
     echo "== $name: regression inputs"
     "$bin" -runs=0 "$regressions"/*
   fi
-  mkdir -p "$1" "$out/crashes"
+  mkdir -p "$@" "$out/crashes"
   echo "== $name: fuzzing for ${seconds}s"
   log=$out/$name.log
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

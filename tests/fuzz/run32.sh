@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The fuzz targets as 32-bit programs (clang -m32, ASan + UBSan), where
-# size_t arithmetic wraps sooner: for i386/armhf users. Not part of CI, as
-# Debian packages no i386 libprotobuf-c that installs beside the amd64 one.
+# size_t arithmetic wraps sooner: for i386/armhf users. Not part of CI: it
+# needs apt to take the i386 architecture (dpkg --add-architecture), which
+# CI leaves alone.
 # It needs:
 #  - tests/fuzz/run.sh run once (its build has the generated sources, the
 #    seed corpus and the dictionaries this reuses);

@@ -76,7 +76,8 @@ void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
 
 /* A reader of file descriptor `fd` (it is not closed); reads are retried
  * on EINTR. It reads ahead, as much as its input buffer holds (64 KiB, more
- * once a longer message came, never over max_message_size plus 10 bytes):
+ * once a longer message came; the buffer never grows past max_message_size
+ * plus 10 bytes, as the limit is when it grows, and never shrinks):
  * after the last message you take, bytes beyond it may already be consumed
  * from `fd`. A FILE * reader reads exactly what each message needs. */
 void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
