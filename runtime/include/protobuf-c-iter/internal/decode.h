@@ -481,11 +481,23 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
 
 /* ---- scanning fields without decoding them ---- */
 
+/* The end of the varint at v, of up to 10 bytes before `end`, or NULL. */
+PBCI_INLINE const uint8_t *pbci_skip_varint(const uint8_t *v,
+                                            const uint8_t *end) {
+  size_t avail = (size_t)(end - v), n, i;
+  if (avail >= 1 && v[0] < 0x80) return v + 1;
+  n = avail < 10 ? avail : 10;
+  for (i = 1; i < n; i++) {
+    if (v[i] < 0x80) return v + i + 1;
+  }
+  return NULL;
+}
+
 /* The end of a value of wire type `wire_type` starting at v, when it frames
- * inline: a varint of up to 8 bytes (found in one load on little-endian
- * hosts; a byte at a time where fewer than 8 bytes are left, as at the end
- * of a small message, or on other hosts), a length of one or two bytes that
- * fits before `end`, a fixed value. Sets *value (after any length prefix).
+ * inline: a varint (found in one load on little-endian hosts when 8 bytes
+ * are left, up to 8 bytes long; else a byte at a time, pbci_skip_varint, as
+ * at the end of a small message), a length of one or two bytes that fits
+ * before `end`, a fixed value. Sets *value (after any length prefix).
  * NULL when it does not (longer, truncated or malformed): callers take a
  * slower path. */
 PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
@@ -506,14 +518,7 @@ PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
         return last != 0 ? v + (pbci_ctz64(last) >> 3) + 1 : NULL;
       }
 #endif
-      {
-        const size_t n = avail < 8 ? avail : 8;
-        size_t i;
-        for (i = 1; i < n; i++) {
-          if (v[i] < 0x80) return v + i + 1;
-        }
-      }
-      return NULL;
+      return pbci_skip_varint(v, end);
     case PBCI_WT_LEN:
       if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
         *value = v + 1;
@@ -534,18 +539,6 @@ PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
     default:
       return NULL;
   }
-}
-
-/* The end of the varint at v, of up to 10 bytes before `end`, or NULL. */
-PBCI_INLINE const uint8_t *pbci_skip_varint(const uint8_t *v,
-                                            const uint8_t *end) {
-  size_t avail = (size_t)(end - v), n, i;
-  if (avail >= 1 && v[0] < 0x80) return v + 1;
-  n = avail < 10 ? avail : 10;
-  for (i = 1; i < n; i++) {
-    if (v[i] < 0x80) return v + i + 1;
-  }
-  return NULL;
 }
 
 /* The end of a value of wire type `wire_type` at v when it frames simply:
