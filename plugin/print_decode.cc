@@ -78,7 +78,7 @@ void PrintNext(const FieldModel& f, Printer* p) {
 // elements that starts here (see "arrays" in the runtime's decode.h).
 void PrintGrowRun(Printer* p, const Vars& vars) {
   p->Print(vars, R"(      if (msg->$count$ == $cap$) {
-        msg->$member$ = pbci_grow_run(arena, msg->$member$, msg->$count$, &$cap$,
+        msg->$member$ = pbci_grow_run(arena, msg->$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$, field, p, end);
         if (msg->$member$ == NULL) goto no_memory;
       }

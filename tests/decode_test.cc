@@ -245,13 +245,14 @@ TEST(Prediction, FixedFieldsCutAtEveryLength) {
               m->has_f_sfixed64 && m->has_f_float && m->has_f_double);
 }
 
-// A contiguous run of elements gets one array of exactly its length: no
-// slack in the common layout.
+// A contiguous run of elements gets one array of exactly its length (after
+// its header): no slack in the common layout.
 TEST(Arrays, AContiguousRunIsOneExactArray) {
   std::string in;
   for (int i = 0; i < 101; i++) in += VarintField(21, static_cast<uint64_t>(i));  // r_int32
   const IterType& t = TypeNamed("iter.test.Scalars2");
-  const size_t want = ((sizeof(Iter__Test__Scalars2) + 7) & ~size_t{7}) + ((101 * 4 + 7) & ~size_t{7});
+  const size_t want = ((sizeof(Iter__Test__Scalars2) + 7) & ~size_t{7}) +
+                      PROTOBUF_C_ITER_ARRAY_HEADER + ((101 * 4 + 7) & ~size_t{7});
   EXPECT_EQ(t.unpacked_size(Data(in), in.size()), static_cast<ptrdiff_t>(want));
   Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
   ASSERT_EQ(m.code(), static_cast<ptrdiff_t>(want));

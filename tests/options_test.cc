@@ -113,7 +113,7 @@ TEST(AliasBytes, EmptyBytesAreNullAsWithoutAliasing) {
 ptrdiff_t DecodeString(const std::string& value, uint32_t flags, ProtobufCIterStatus* st) {
   const std::string in = VarintField(2, 1) + LenField(1, value);  // StringField.s is 1
   ProtobufCIterOptions o = Opts(flags);
-  Buffer buf(64 + 2 * in.size());
+  Buffer buf(256 + 2 * in.size());  // the struct, the unknown field's array, copies
   return iter__merge__string_field__iter_unpack_ex(Data(in), in.size(), buf.bytes.get(),
                                                    buf.size, &o, st);
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <protobuf-c-iter/internal/decode.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -16,8 +17,8 @@ TEST(Runtime, GrowRefusesCountsWhoseByteSizeOverflows) {
   alignas(max_align_t) unsigned char buf[64];
   PbciArena a;
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
-  EXPECT_EQ(pbci_grow(&a, nullptr, 0, SIZE_MAX / 4 + 1, 8), nullptr);
-  EXPECT_EQ(pbci_grow(&a, nullptr, SIZE_MAX, 2, 1),
+  EXPECT_EQ(pbci_grow(&a, nullptr, 0, SIZE_MAX / 4 + 1, 8, nullptr), nullptr);
+  EXPECT_EQ(pbci_grow(&a, nullptr, SIZE_MAX, 2, 1, nullptr),
             nullptr);    // n_old + n_add wraps
   EXPECT_EQ(a.lo, buf);  // nothing was taken
 }
@@ -316,6 +317,18 @@ TEST(Runtime, TakeBytesCopiesOrAliases) {
   }
 }
 
+// An array as the decoder allocates it: a header (capacity, owner) before
+// the elements. The tests' arrays name no owner, so the runtime treats them
+// as full and copies them when they grow, as it does a struct copy's.
+template <typename T, size_t N>
+struct HeadedArray {
+  PbciArrayHeader header = {N, nullptr};
+  T elements[N];
+};
+using HeadedPair = HeadedArray<uint64_t, 2>;
+static_assert(offsetof(HeadedPair, elements) == PROTOBUF_C_ITER_ARRAY_HEADER,
+              "elements follow the header as in the decoder's arrays");
+
 // Varints of every length a packed run holds, as bytes.
 std::vector<std::vector<uint8_t>> VarintSamples() {
   return {{0x00},
@@ -345,7 +358,10 @@ void CheckPackedRun(unsigned kind,
   alignas(max_align_t) unsigned char buf[4096];
   PbciArena a;
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
-  T old[2] = {T(1), T(0)};
+  HeadedArray<T, 2> headed;
+  T* old = headed.elements;
+  old[0] = T(1);
+  old[1] = T(0);
   size_t n = 2, cap = 2;
   PbciAppend r = AppendRun(&a, old, &n, &cap, run, kind);
   ASSERT_EQ(r.err, 0);
@@ -556,7 +572,7 @@ TEST(Regression, FastSizerArrayBytesWrappedWithA32BitSizeT) {
     EXPECT_EQ(r, PROTOBUF_C_ITER_ERR_NO_MEMORY);
   } else {
     ASSERT_EQ(r, 0);
-    EXPECT_EQ(size.lo + size.hi, 32 + n * 8);
+    EXPECT_EQ(size.lo + size.hi, 32 + PROTOBUF_C_ITER_ARRAY_HEADER + n * 8);
   }
 }
 
@@ -580,7 +596,9 @@ TEST(Regression, FailedAppendReturnedTheOldArrayWithTheGrownCapacity) {
                         PBCI_PACKED_SINT64, PBCI_PACKED_BOOL}) {
     std::vector<unsigned char> buf;
     PbciArena a = ArenaOf(&buf, 256);
-    uint64_t old_array[2] = {7, 7};  // full: two of capacity two
+    HeadedArray<uint64_t, 2> headed;  // full: two of capacity two
+    uint64_t* old_array = headed.elements;
+    old_array[0] = old_array[1] = 7;
     size_t n = 2, cap = 2;
     PbciAppend r = AppendRun(&a, old_array, &n, &cap, run, kind);
     EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
@@ -610,7 +628,9 @@ TEST(Regression, FailedAppendReturnedTheOldArrayWithTheGrownCapacity) {
   const uint8_t element[] = {0xc8, 0x02, 0x96};
   std::vector<unsigned char> buf;
   PbciArena a = ArenaOf(&buf, 256);
-  uint32_t old_array[2] = {7, 7};
+  HeadedArray<uint32_t, 2> headed;
+  uint32_t* old_array = headed.elements;
+  old_array[0] = old_array[1] = 7;
   size_t n = 2, cap = 2;
   PbciAppend r = pbci_append_element(&a, old_array, &n, &cap, element, element + 3,
                                      PBCI_PACKED_VARINT32);
@@ -620,7 +640,7 @@ TEST(Regression, FailedAppendReturnedTheOldArrayWithTheGrownCapacity) {
   ASSERT_NE(r.array, static_cast<void*>(old_array));
   ASSERT_GE(cap, 3u);
   ASSERT_LE(static_cast<unsigned char*>(r.array) + cap * 4, a.lo);
-  EXPECT_EQ(std::memcmp(r.array, old_array, sizeof old_array), 0);
+  EXPECT_EQ(std::memcmp(r.array, old_array, 2 * sizeof *old_array), 0);
 }
 
 }  // namespace
@@ -812,14 +832,15 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
   for (unsigned kind : kVarintKinds) {
     const size_t size = VarintKindSize(kind);
     for (const auto& run : runs) {
-      // Room for the longest short run (in place), and 8 bytes less
+      // Room for a header and the longest short run (in place), and 8 bytes less
       // (staged); the bytes past each arena must stay as they are.
       alignas(max_align_t) unsigned char in_place[256], staged[256];
       memset(in_place, 0xee, sizeof in_place);
       memset(staged, 0xee, sizeof staged);
       PbciArena a, b;
-      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, in_place, 16 * size), 0);
-      ASSERT_EQ(pbci_arena_init(&b, nullptr, 0, staged, 16 * size - 8), 0);
+      const size_t room = PROTOBUF_C_ITER_ARRAY_HEADER + 16 * size;
+      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, in_place, room), 0);
+      ASSERT_EQ(pbci_arena_init(&b, nullptr, 0, staged, room - 8), 0);
       size_t na = 0, capa = 0, nb = 0, capb = 0;
       PbciAppend ra = AppendRun(&a, nullptr, &na, &capa, run, kind);
       PbciAppend rb = AppendRun(&b, nullptr, &nb, &capb, run, kind);
@@ -834,17 +855,17 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
       EXPECT_EQ(na, nb) << what;
       EXPECT_EQ(capa, capb) << what;
       EXPECT_EQ(a.lo - in_place, b.lo - staged) << what;
-      EXPECT_EQ(a.hi - in_place, static_cast<ptrdiff_t>(16 * size)) << what;
+      EXPECT_EQ(a.hi - in_place, static_cast<ptrdiff_t>(room)) << what;
       EXPECT_LE(a.lo, a.hi) << what;
       EXPECT_LE(b.lo, b.hi) << what;
-      for (size_t i = 16 * size; i < sizeof in_place; i++) {
+      for (size_t i = room; i < sizeof in_place; i++) {
         ASSERT_EQ(in_place[i], 0xee) << what << ", byte " << i;
       }
-      for (size_t i = 16 * size - 8; i < sizeof staged; i++) {
+      for (size_t i = room - 8; i < sizeof staged; i++) {
         ASSERT_EQ(staged[i], 0xee) << what << ", byte " << i;
       }
       if (ra.err == 0 && na != 0) {
-        EXPECT_EQ(ra.array, in_place) << what;
+        EXPECT_EQ(ra.array, in_place + PROTOBUF_C_ITER_ARRAY_HEADER) << what;
         EXPECT_EQ(memcmp(ra.array, rb.array, na * size), 0) << what;
       } else {
         EXPECT_EQ(ra.array, nullptr) << what;

@@ -289,15 +289,17 @@ TEST(Stream, RegressionHugeLimitDoesNotWrapPrefixPlusLength) {
   protobuf_c_iter_reader_destroy(&r);
 }
 
-// The decode buffer grew to whatever unpacked_size asked: a 8 KB message of
-// merged sub-messages, each with an unknown field, needs ~24 MB.
+// The decode buffer grew to whatever unpacked_size asked: an 8 KB message of
+// merged sub-messages, each with an unknown field, needed ~24 MB (since
+// arrays keep their capacity across occurrences, about 100 KB, still over
+// the 16 KiB limit set here).
 TEST(Stream, RegressionDecodeBufferIsBounded) {
   std::string merged;
   for (int i = 0; i < 2000; i++) merged += std::string("\x0a\x02\x20\x01", 4);
   const std::string ok = std::string("\x0a\x02\x08\x05", 4);
   const std::string bytes = Delimited(merged) + Delimited(ok);
   ForEachSource(bytes, [&](ProtobufCIterReader* r, const char* kind) {
-    r->max_buffer_size = 1 << 20;
+    r->max_buffer_size = 1 << 14;
     void* msg;
     ProtobufCIterStatus st;
     const ProtobufCIterType* t = &iter__merge3__outer3__iter_type;
@@ -305,7 +307,7 @@ TEST(Stream, RegressionDecodeBufferIsBounded) {
               PROTOBUF_C_ITER_ERR_TOO_LARGE)
         << kind;
     EXPECT_STREQ(st.message, "decoding needs more than max_buffer_size");
-    EXPECT_LE(r->buf_cap, size_t{1} << 20);
+    EXPECT_LE(r->buf_cap, size_t{1} << 14);
     // The reader is past it: the next message decodes.
     ASSERT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 1) << kind;
     EXPECT_EQ(static_cast<Iter__Merge3__Outer3*>(msg)->sub->a, 5);

@@ -202,27 +202,67 @@ size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
   return n;
 }
 
+/* The header must fit in PROTOBUF_C_ITER_ARRAY_HEADER, which keeps the
+ * elements after it aligned to PBCI_ALIGN. */
+typedef char pbci_header_fits[sizeof(PbciArrayHeader) <=
+                                      PROTOBUF_C_ITER_ARRAY_HEADER &&
+                                  PROTOBUF_C_ITER_ARRAY_HEADER % PBCI_ALIGN == 0
+                              ? 1
+                              : -1];
+
 /* The bodies of pbci_grow and pbci_count_run and the growth policy,
  * inlined where arrays grow (pbci_grow_run: every unpacked repeated field's
  * first element calls it; packed runs; unknown fields), so that growing
  * makes no further calls until an array is copied. */
 PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
-                       size_t n_add, size_t elem_size) {
-  size_t n = n_old + n_add;
-  void *array;
+                       size_t n_add, size_t elem_size, const void *owner) {
+  size_t n = n_old + n_add, bytes;
+  unsigned char *block;
+  PbciArrayHeader *h;
   if (n < n_old) return NULL;
-  array = pbci_alloc(a, pbci_mul_size(n, elem_size));
-  if (array != NULL && n_old != 0) memcpy(array, old, n_old * elem_size);
-  return array;
+  bytes = pbci_mul_size(n, elem_size);
+  if (bytes > SIZE_MAX - PROTOBUF_C_ITER_ARRAY_HEADER) return NULL;
+  block = (unsigned char *)pbci_alloc(a, PROTOBUF_C_ITER_ARRAY_HEADER + bytes);
+  if (block == NULL) return NULL;
+  h = (PbciArrayHeader *)(void *)block;
+  h->cap = n;
+  h->owner = owner;
+  block += PROTOBUF_C_ITER_ARRAY_HEADER;
+  if (n_old != 0) memcpy(block, old, n_old * elem_size);
+  return block;
 }
 
-/* Grows `array` (n elements, capacity *cap) to hold at least `need` (> *cap),
- * moving it: returns the new array and updates *cap, or returns NULL when
- * the buffer is too small. */
+/* The capacity of `array`, holding n elements (n > 0) with local capacity
+ * `cap`, when the message owning it (`owner`, its count) finds it full:
+ * what its header records, when the owner allocated it and left room (an
+ * earlier occurrence, an earlier call), else cap. */
+PBCI_INLINE size_t real_capacity(void *array, size_t n, size_t cap,
+                                 const void *owner) {
+  const PbciArrayHeader *h = pbci_array_header(array);
+  return h->owner == owner && h->cap > n ? h->cap : cap;
+}
+
+/* Gives `array` (n elements, local capacity *cap) room for `need` (> *cap)
+ * elements: the room its header records, or a new array of
+ * pbci_next_capacity(capacity, need) holding a copy of the n elements.
+ * Returns the array and updates *cap, or returns NULL when the buffer is
+ * too small. */
 PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
-                          size_t need, size_t elem_size) {
-  size_t new_cap = pbci_next_capacity(*cap, need);
-  void *grown = grow(a, array, n, new_cap - n, elem_size);
+                          size_t need, size_t elem_size, const void *owner) {
+  size_t new_cap;
+  void *grown;
+  if (n != 0) {
+    size_t real = real_capacity(array, n, *cap, owner);
+    if (need <= real) {
+      *cap = real;
+      return array;
+    }
+    new_cap = pbci_next_capacity(real, need);
+  } else {
+    /* No elements: a new array whatever the message points to. */
+    new_cap = pbci_next_capacity(*cap, need);
+  }
+  grown = grow(a, array, n, new_cap - n, elem_size, owner);
   if (grown != NULL) *cap = new_cap;
   return grown;
 }
@@ -278,8 +318,8 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
 }
 
 void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
-                size_t elem_size) {
-  return grow(a, old, n_old, n_add, elem_size);
+                size_t elem_size, const void *owner) {
+  return grow(a, old, n_old, n_add, elem_size, owner);
 }
 
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
@@ -287,21 +327,22 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
   return count_run(key, key_end, end);
 }
 
-/* pbci_grow_run for an array that holds elements: they move. Apart, so
- * that the usual first growth (nothing to move) makes no call: 1-2% fewer
- * instructions on inputs of many short arrays (FileDescriptorSet, RTB). */
-static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array, size_t n,
-                                       size_t *cap, size_t need,
-                                       size_t elem_size) {
-  return grow_to(a, array, n, cap, need, elem_size);
+/* pbci_grow_run for an array that holds elements: they may move. Apart,
+ * so that the usual first growth (nothing to move) makes no call: 1-2%
+ * fewer instructions on inputs of many short arrays (FileDescriptorSet,
+ * RTB). */
+static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array,
+                                       const size_t *n, size_t *cap,
+                                       size_t need, size_t elem_size) {
+  return grow_to(a, array, *n, cap, need, elem_size, n);
 }
 
-void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
+void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end) {
-  const size_t need = n + count_run(key, key_end, end);
-  if (n != 0) return grow_moving(a, array, n, cap, need, elem_size);
-  return grow_to(a, array, 0, cap, need, elem_size);
+  const size_t need = *n + count_run(key, key_end, end);
+  if (*n != 0) return grow_moving(a, array, n, cap, need, elem_size);
+  return grow_to(a, array, 0, cap, need, elem_size, n);
 }
 
 /* ---- packed runs ---- */
@@ -443,11 +484,11 @@ PBCI_INLINE size_t count_run_varints(const uint8_t *p, const uint8_t *end) {
 /* Gives r->array, holding n elements of capacity *cap, room for `count`
  * more: a full array grows for all of them (see "arrays" in decode.h).
  * Returns 0 with r->err set when the buffer is too small. */
-PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, size_t n, size_t *cap,
-                          size_t count, size_t size) {
+PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, const size_t *n,
+                          size_t *cap, size_t count, size_t size) {
   void *grown;
-  if (count <= *cap - n) return 1;
-  grown = grow_to(a, r->array, n, cap, n + count, size);
+  if (count <= *cap - *n) return 1;
+  grown = grow_to(a, r->array, *n, cap, *n + count, size, n);
   if (grown == NULL) {
     r->err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
     return 0;
@@ -489,12 +530,14 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
   size_t count = 0, i;
   unsigned char *out;
   PbciAppend r = {array, NULL, 0};
-  if (*cap == 0 && (size_t)(a->hi - a->lo) >= SHORT_RUN * size) {
+  if (*cap == 0 &&
+      (size_t)(a->hi - a->lo) >= PROTOBUF_C_ITER_ARRAY_HEADER + SHORT_RUN * size) {
     /* A new array, the usual case: stored where pbci_alloc would place
-     * it, at the low end, and taken once the values are counted. The room
-     * holds the longest run, so no fault but a malformed value can come
-     * first, as below; free space written on failure is unspecified. */
-    out = a->lo;
+     * it, at the low end after its header, and taken once the values are
+     * counted. The room holds the longest run, so no fault but a malformed
+     * value can come first, as below; free space written on failure is
+     * unspecified. */
+    out = a->lo + PROTOBUF_C_ITER_ARRAY_HEADER;
     while (p < end) {
       uint64_t value;
       p = read_short_value(p, end, &value);
@@ -506,10 +549,14 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
       count++;
     }
     if (count != 0) {
-      r.array = a->lo;
-      a->lo += PBCI_ROUND(count * size);
+      /* As grow would: capacity pbci_next_capacity(0, count). */
+      PbciArrayHeader *h = (PbciArrayHeader *)(void *)a->lo;
+      h->cap = count;
+      h->owner = n;
+      r.array = a->lo + PROTOBUF_C_ITER_ARRAY_HEADER;
+      a->lo += PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(count * size);
       *n = count;
-      *cap = count; /* as grow_to sets it: pbci_next_capacity(0, count) */
+      *cap = count;
     }
     return r;
   }
@@ -521,7 +568,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
     }
   }
   /* An empty run may find no array at all (NULL + 0 is undefined in C). */
-  if (count == 0 || !make_room(a, &r, *n, cap, count, size)) return r;
+  if (count == 0 || !make_room(a, &r, n, cap, count, size)) return r;
   out = (unsigned char *)r.array + *n * size;
   for (i = 0; i < count; i++) out = store_varint(out, v[i], kind);
   *n += count;
@@ -548,7 +595,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   }
   /* An empty run may find no array at all (NULL + 0 is undefined in C). */
   if (count == 0) return r;
-  if (!make_room(a, &r, *n, cap, count, size)) {
+  if (!make_room(a, &r, n, cap, count, size)) {
     /* A run with an over-long varint is malformed whatever the room, as
      * unpacked_size reports it: look for one, on this path only. */
     if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
@@ -617,7 +664,7 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
   const uint8_t *p = key < end ? pbci_read_key(key, end, &tag) : NULL;
   if (p == NULL) return r;
   if (*n == *cap) {
-    void *grown = pbci_grow_run(a, array, *n, cap, size, key, p, end);
+    void *grown = pbci_grow_run(a, array, n, cap, size, key, p, end);
     if (grown == NULL) {
       r.err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
       return r;
@@ -804,7 +851,7 @@ const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
      * linear. */
     u = (ProtobufCMessageUnknownField *)grow_to(
         a, base->unknown_fields, base->n_unknown_fields, cap,
-        base->n_unknown_fields + 1, sizeof *u);
+        base->n_unknown_fields + 1, sizeof *u, &base->n_unknown_fields);
     if (u == NULL) {
       *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
       return NULL;

@@ -199,7 +199,7 @@ PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
   if (need > *cap) {
     ptrdiff_t r;
     *cap = pbci_next_capacity(*cap, need);
-    r = pbci_size_array(size, *cap, fi->elem_size);
+    r = pbci_size_new_array(size, *cap, fi->elem_size);
     if (r < 0) return r;
   }
   *n += add;
@@ -217,7 +217,7 @@ static ptrdiff_t size_unknown(PbciSize *size, const PbciField *f, size_t *n,
   if (r < 0) return r;
   if (*n == *cap) {
     *cap = pbci_next_capacity(*cap, *n + 1);
-    r = pbci_size_array(size, *cap, sizeof(ProtobufCMessageUnknownField));
+    r = pbci_size_new_array(size, *cap, sizeof(ProtobufCMessageUnknownField));
     if (r < 0) return r;
   }
   ++*n;
@@ -489,9 +489,8 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
   const uint8_t *field = p; /* key of the field being sized */
   size_t i;
   ptrdiff_t r;
-  /* The decoder starts each occurrence with full arrays. */
-  for (i = 0; i < type->n_counts; i++) m->caps[i] = m->counts[i];
-  m->cap_unknown = m->n_unknown;
+  /* Capacities carry over from the instance's earlier occurrences, as the
+   * decoder finds them in its arrays' headers. */
   for (i = 0; i < (type->n_required + 63) / 64; i++) m->required[i] = 0;
   while (p < end) {
     PbciField f;
@@ -544,7 +543,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.required = required;
   m.n_unknown = 0;
   m.cap_unknown = 0;
-  for (i = 0; i < type->n_counts; i++) m.counts[i] = 0;
+  for (i = 0; i < type->n_counts; i++) m.counts[i] = m.caps[i] = 0;
   if (type->n_groups != 0) memset(runs, 0, type->n_groups * sizeof *runs);
   r = pbci_size_array(size, 1, type->size);
   if (r < 0) return r;

@@ -72,6 +72,14 @@ PBCI_INLINE int add_array(size_t n, size_t elem_size, size_t *lo) {
   return 0;
 }
 
+/* add_array for a new array of capacity n and its header. */
+PBCI_INLINE int add_new_array(size_t n, size_t elem_size, size_t *lo) {
+  if (add_array(n, elem_size, lo)) return GIVE_UP;
+  if (PROTOBUF_C_ITER_ARRAY_HEADER > FAST_LIMIT - *lo) return GIVE_UP;
+  *lo += PROTOBUF_C_ITER_ARRAY_HEADER;
+  return 0;
+}
+
 /* The field at `field` (before `end`) in frame `f`, whose key is no
  * field's usual key: an unknown field is stored as pbci_store_unknown
  * stores it (its bytes, unless aliased, and an entry in the message's
@@ -91,7 +99,7 @@ static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
   if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += (size_t)(u.end - u.raw);
   if (f->n_unknown == f->cap_unknown) {
     f->cap_unknown = pbci_next_capacity(f->cap_unknown, f->n_unknown + 1);
-    if (add_array(f->cap_unknown, sizeof(ProtobufCMessageUnknownField), lo))
+    if (add_new_array(f->cap_unknown, sizeof(ProtobufCMessageUnknownField), lo))
       return NULL;
   }
   f->n_unknown++;
@@ -128,7 +136,7 @@ PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
 PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
                      size_t *lo) {
   a[1] = pbci_next_capacity(a[1], need);
-  return add_array(a[1], fi->elem_size, lo);
+  return add_new_array(a[1], fi->elem_size, lo);
 }
 
 /* A packed run of n elements of `fi` in frame `f`: the array grows for all

@@ -135,7 +135,7 @@ ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
       field_2:
         if (msg->n_es == cap_es) {
-          msg->es = pbci_grow_run(arena, msg->es, msg->n_es, &cap_es,
+          msg->es = pbci_grow_run(arena, msg->es, &msg->n_es, &cap_es,
               sizeof *msg->es, field, p, end);
           if (msg->es == NULL) goto no_memory;
         }

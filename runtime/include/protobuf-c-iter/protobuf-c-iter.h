@@ -162,6 +162,13 @@ struct ProtobufCIterAlignProbe_ {
 #define PROTOBUF_C_ITER_BUF_ALIGN offsetof(struct ProtobufCIterAlignProbe_, u)
 #endif
 
+/* The bytes in `buf` before each array the decoder allocates: the array's
+ * capacity and owner, which let later occurrences of a merged sub-message
+ * and later x__iter_unpack_merge calls append into room it has left
+ * (docs/SECURITY.md, "Resource use"). 16 on 64-bit hosts, 8 on 32-bit. */
+#define PROTOBUF_C_ITER_ARRAY_HEADER \
+  ((sizeof(size_t) + sizeof(void *) + 7u) & ~(size_t)7u)
+
 /* Declares `name`, a suitably aligned byte buffer of `size` bytes usable
  * with any x__iter_unpack function, e.g. on the stack:
  *

@@ -651,23 +651,43 @@ PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
   return a->hi;
 }
 
-/* A new array of n_old + n_add elements of elem_size bytes holding a copy
- * of the n_old elements at `old`, or NULL when it does not fit. */
-void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
-                size_t elem_size);
-
 /* ---- arrays ----
  *
- * A repeated field's array is allocated when an element finds it full.
- * Its capacity lives in a local of the decoder, starting at the element
- * count when an occurrence of the message begins (an array from earlier
- * occurrences, or the caller's, counts as full). A new array takes
- * max(need, 2 * capacity) elements, where `need` covers the whole run of
- * elements about to be appended (a packed run, or the unpacked elements
- * with the same key that follow each other): one allocation for the usual
- * contiguous run, and amortised doubling when runs of several fields
- * interleave, so that buffer use stays linear in the input. The sizer
- * replays the same policy. */
+ * Every array the decoder allocates starts with a header (PbciArrayHeader,
+ * PROTOBUF_C_ITER_ARRAY_HEADER bytes) just before its first element: its
+ * capacity, and the address of the element count it belongs to (its
+ * owner: &msg->n_x, or &base.n_unknown_fields). A repeated field's array
+ * is allocated when an element finds it full. Its capacity lives in a
+ * local of the decoder, starting at the element count when an occurrence
+ * of the message begins; an array that then looks full is checked against
+ * its header, so room left by an earlier occurrence (of a merged
+ * sub-message) or an earlier x__iter_unpack_merge is used rather than the
+ * array copied. Only the owner extends an array: a struct copied by value
+ * shares arrays with the original but has another address, so the copy's
+ * array is copied on its first growth, and neither overwrites the other.
+ * A new array takes max(need, 2 * capacity) elements, where `need` covers
+ * the whole run of elements about to be appended (a packed run, or the
+ * unpacked elements with the same key that follow each other): one
+ * allocation for the usual contiguous run, and amortised doubling when
+ * runs interleave or a merged message's occurrences each append, so that
+ * buffer use and copying stay linear in the input. The sizer replays the
+ * same policy, capacities carrying from one occurrence to the next. */
+typedef struct PbciArrayHeader {
+  size_t cap;        /* elements the array has room for */
+  const void *owner; /* the element count of the array's struct */
+} PbciArrayHeader;
+
+/* The header of `array`, which the decoder allocated. */
+PBCI_INLINE PbciArrayHeader *pbci_array_header(void *array) {
+  return (PbciArrayHeader *)(void *)((unsigned char *)array -
+                                     PROTOBUF_C_ITER_ARRAY_HEADER);
+}
+
+/* A new array of n_old + n_add elements of elem_size bytes, with its header
+ * (capacity n_old + n_add, `owner`), holding a copy of the n_old elements
+ * at `old`; NULL when it does not fit. */
+void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
+                size_t elem_size, const void *owner);
 
 /* The capacity an array of capacity `cap` grows to for `need` elements. */
 PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
@@ -681,13 +701,15 @@ PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
                       const uint8_t *end);
 
-/* Grows `array` (n elements of elem_size bytes, capacity *cap, full) for
- * the run of unpacked elements whose first key is [key, key_end), to
- * pbci_next_capacity(*cap, n + pbci_count_run(key, key_end, end)), moving
- * it: returns the new array and updates *cap, or returns NULL when the
- * buffer is too small. (Packed runs and unknown fields grow by the same
- * policy inside the runtime.) */
-void *pbci_grow_run(PbciArena *a, void *array, size_t n, size_t *cap,
+/* Makes room in `array` (*n elements of elem_size bytes, local capacity
+ * *cap, full; `n` is the count in the message, the array's owner) for the
+ * run of unpacked elements whose first key is [key, key_end): need = *n +
+ * pbci_count_run(key, key_end, end). Room the header records is taken
+ * first; otherwise the array moves to pbci_next_capacity(capacity, need).
+ * Returns the array and updates *cap, or returns NULL when the buffer is
+ * too small. (Packed runs and unknown fields grow by the same policy
+ * inside the runtime.) */
+void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
 
@@ -792,6 +814,20 @@ PBCI_INLINE ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
   n = PBCI_ROUND(n);
   if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
   s->lo += n;
+  return 0;
+}
+
+/* Adds a new array of capacity n (elements of elem_size bytes) and its
+ * header to the low end, as pbci_grow allocates it; same result
+ * convention. */
+PBCI_INLINE ptrdiff_t pbci_size_new_array(PbciSize *s, size_t n,
+                                          size_t elem_size) {
+  ptrdiff_t r = pbci_size_array(s, n, elem_size);
+  if (r < 0) return r;
+  if (PROTOBUF_C_ITER_ARRAY_HEADER > PTRDIFF_MAX - s->lo - s->hi) {
+    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
+  s->lo += PROTOBUF_C_ITER_ARRAY_HEADER;
   return 0;
 }
 

@@ -1,0 +1,249 @@
+// Buffer use stays linear in the input on the shapes an attacker would pick:
+// a singular sub-message (or a oneof's message member) occurring many times,
+// each occurrence appending to an array of the merged instance. Arrays keep
+// their capacity in a header, so later occurrences append into the room
+// earlier ones left instead of copying the array each time (which took
+// 400 MB for a 40 KB input). Each shape is decoded at two sizes into a buffer
+// of exactly unpacked_size (DecodeWithIter checks unpack agrees, and that
+// one byte less fails), its merged contents are checked, and a small
+// instance is compared with protobuf's merge semantics.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "merge.pb-iter.h"
+#include "scalars3.pb-iter.h"
+#include "support/iter_check.h"
+#include "support/wire.h"
+
+namespace pbci_test {
+namespace {
+
+const uint8_t* Data(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+
+// One adversarial shape: the top-level type, the bytes of occurrence i, and
+// what the decoded message must hold after n occurrences (a problem, or "").
+struct Shape {
+  const char* name;
+  const char* type;
+  std::function<std::string(int i)> occurrence;
+  std::function<std::string(const void* msg, int n)> check;
+};
+
+std::string Expect(size_t got, size_t want, const char* what) {
+  if (got == want) return "";
+  return std::string(what) + " is " + std::to_string(got) + ", not " + std::to_string(want);
+}
+
+using MergeTest = Iter__Merge__MergeTest;
+using All3 = Iter__Test3__All3;
+
+const MergeTest* AsMergeTest(const void* m) { return static_cast<const MergeTest*>(m); }
+const All3* AsAll3(const void* m) { return static_cast<const All3*>(m); }
+
+std::vector<Shape> Shapes() {
+  return {
+      {"unpacked int32 in a merged proto2 message", "iter.merge.MergeTest",
+       [](int i) { return LenField(5, VarintField(3, static_cast<uint64_t>(i))); },
+       [](const void* m, int n) {
+         const Iter__Merge__Plain* p = AsMergeTest(m)->plain;
+         if (p == nullptr) return std::string("no plain");
+         for (int i = 0; i < n; i++) {
+           if (p->list[i] != i) return "list[" + std::to_string(i) + "] wrong";
+         }
+         return Expect(p->n_list, static_cast<size_t>(n), "n_list");
+       }},
+      {"unknown fields in a merged message", "iter.merge.MergeTest",
+       [](int) { return LenField(5, VarintField(15, 1)); },
+       [](const void* m, int n) {
+         return Expect(AsMergeTest(m)->plain->base.n_unknown_fields, static_cast<size_t>(n),
+                       "n_unknown_fields");
+       }},
+      {"a oneof's message member again", "iter.merge.MergeTest",
+       [](int) { return LenField(3, VarintField(3, 1)); },
+       [](const void* m, int n) {
+         return Expect(AsMergeTest(m)->c_inner->n_list, static_cast<size_t>(n), "n_list");
+       }},
+      {"merges three levels deep", "iter.merge.MergeTest",
+       [](int) { return LenField(1, LenField(5, LenField(5, VarintField(3, 1)))); },
+       [](const void* m, int n) {
+         return Expect(AsMergeTest(m)->sub->inner->inner->n_list, static_cast<size_t>(n),
+                       "n_list");
+       }},
+      {"merges inside merges", "iter.merge.MergeTest",
+       [](int) { return LenField(1, LenField(5, VarintField(3, 1)) + VarintField(3, 2)); },
+       [](const void* m, int n) {
+         const Iter__Merge__Inner* sub = AsMergeTest(m)->sub;
+         return Expect(sub->n_list, static_cast<size_t>(n), "sub n_list") +
+                Expect(sub->inner->n_list, static_cast<size_t>(n), "inner n_list");
+       }},
+      {"packed runs in a merged proto3 message", "iter.test3.All3",
+       [](int) { return LenField(18, LenField(21, Varint(1))); },
+       [](const void* m, int n) {
+         return Expect(AsAll3(m)->f_self->n_r_int32, static_cast<size_t>(n), "n_r_int32");
+       }},
+      {"strings", "iter.test3.All3",
+       [](int) { return LenField(18, LenField(27, "")); },
+       [](const void* m, int n) {
+         return Expect(AsAll3(m)->f_self->n_r_string, static_cast<size_t>(n), "n_r_string");
+       }},
+      {"bytes", "iter.test3.All3",
+       [](int) { return LenField(18, LenField(28, "")); },
+       [](const void* m, int n) {
+         return Expect(AsAll3(m)->f_self->n_r_bytes, static_cast<size_t>(n), "n_r_bytes");
+       }},
+      {"repeated messages", "iter.test3.All3",
+       [](int) { return LenField(18, LenField(30, "")); },
+       [](const void* m, int n) {
+         return Expect(AsAll3(m)->f_self->n_r_leaf, static_cast<size_t>(n), "n_r_leaf");
+       }},
+      {"map entries", "iter.test3.All3",
+       [](int) { return LenField(18, LenField(60, "")); },
+       [](const void* m, int n) {
+         return Expect(AsAll3(m)->f_self->n_m_int32_string, static_cast<size_t>(n),
+                       "n_m_int32_string");
+       }},
+      // Runs of a oneof's members inside a merged message: each run of two
+      // occurrences is an instance of its own, merged from two occurrences
+      // of the outer message.
+      {"oneof runs inside a merged message", "iter.test3.All3",
+       [](int i) {
+         return LenField(18, i % 4 < 2 ? LenField(43, VarintField(3, 1))
+                                       : LenField(47, LenField(21, Varint(1))));
+       },
+       [](const void* m, int n) {
+         const All3* self = AsAll3(m)->f_self;
+         if (n % 4 != 0 || self->choice_case != ITER__TEST3__ALL3__CHOICE_C_SELF) {
+           return std::string("choice is not the last run's c_self");
+         }
+         return Expect(self->c_self->n_r_int32, 2, "n_r_int32");
+       }},
+  };
+}
+
+class Linear : public testing::TestWithParam<Shape> {};
+
+// Decodes n occurrences; returns the bytes used (or a failure).
+ptrdiff_t DecodeShape(const Shape& s, int n) {
+  std::string in;
+  for (int i = 0; i < n; i++) in += s.occurrence(i);
+  std::string problems;
+  IterResult r = DecodeWithIter(TypeNamed(s.type), in, &problems);
+  EXPECT_EQ(problems, "") << s.name << ", " << n;
+  if (r.code < 0) {
+    ADD_FAILURE() << s.name << ": " << n << " occurrences give " << r.code;
+    return r.code;
+  }
+  EXPECT_EQ(s.check(r.buffer->data, n), "") << s.name << ", " << n;
+  return r.code;
+}
+
+TEST_P(Linear, TenTimesTheInputTakesAtMostTwentyTimesTheBuffer) {
+  const Shape& s = GetParam();
+  const ptrdiff_t small = DecodeShape(s, 2000);
+  const ptrdiff_t large = DecodeShape(s, 20000);
+  ASSERT_GT(small, 0);
+  ASSERT_GT(large, 0);
+  // Capacities double, so a tenfold input may cross one more doubling than
+  // its tenth did: at most 20x, where copying every array per occurrence
+  // took 100x.
+  EXPECT_LE(large, 20 * small) << s.name << ": " << small << " then " << large;
+}
+
+// The merged result is protobuf's merge of the occurrences (protobuf-c
+// decodes each alone), the decode options agree with the plain decode.
+TEST_P(Linear, MergesAsTheSpecificationSays) {
+  const Shape& s = GetParam();
+  std::vector<std::string> copies;
+  for (int i = 0; i < 40; i++) copies.push_back(s.occurrence(i));
+  EXPECT_EQ(CheckMerged(TypeNamed(s.type), copies), "") << s.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Linear, testing::ValuesIn(Shapes()),
+                         [](const testing::TestParamInfo<Shape>& info) {
+                           std::string name;
+                           for (const char* c = info.param.name; *c; c++) {
+                             if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+                           }
+                           return name;
+                         });
+
+// A heap buffer that outlives the call that decoded into it.
+struct Block {
+  explicit Block(size_t n) : bytes(new max_align_t[(n + sizeof(max_align_t) - 1) /
+                                                     sizeof(max_align_t)]),
+                             size(n) {}
+  std::unique_ptr<max_align_t[]> bytes;
+  size_t size;
+};
+
+// N merge calls, each appending one element with a buffer of its own, take
+// O(N) bytes in all: a call appends into the room an earlier call's array
+// has, and a full array doubles. (Copying the array every call took N^2 / 2
+// elements.)
+TEST(Merge, RepeatedMergeCallsTakeLinearSpace) {
+  const int n = 5000;
+  Iter__Merge__Plain msg = ITER__MERGE__PLAIN__INIT;
+  std::vector<Block> blocks;
+  size_t used = 0;
+  for (int i = 0; i < n; i++) {
+    const std::string in = VarintField(3, static_cast<uint64_t>(i));
+    // Room for a doubled copy of the array.
+    blocks.emplace_back(PROTOBUF_C_ITER_ARRAY_HEADER + 8 * (msg.n_list + 1));
+    const ptrdiff_t r = iter__merge__plain__iter_unpack_merge(
+        &msg, Data(in), in.size(), blocks.back().bytes.get(), blocks.back().size);
+    ASSERT_GE(r, 0) << i;
+    used += static_cast<size_t>(r);
+  }
+  ASSERT_EQ(msg.n_list, static_cast<size_t>(n));
+  for (int i = 0; i < n; i++) ASSERT_EQ(msg.list[i], i) << i;
+  // Capacities 1, 2, 4, ..., 8192: 16383 elements (the first rounded up to
+  // 8 bytes) and 14 headers.
+  EXPECT_LE(used, 4 * 16384 + 14 * PROTOBUF_C_ITER_ARRAY_HEADER);
+}
+
+// Only the struct that owns an array appends into its room: a copy of the
+// struct (sharing the array) copies it on its first growth, so merging into
+// the copy never overwrites what the original holds past the copy's count,
+// nor the other way round.
+TEST(Merge, AStructCopyNeverWritesIntoTheOriginalsArray) {
+  // list [1, 2, 3]: an array of capacity 4 after two calls (a run of two,
+  // then one element, which doubles the full array).
+  const std::string first = VarintField(3, 1) + VarintField(3, 2);
+  const std::string second = VarintField(3, 3);
+  Block b0(256), b1(256), b2(256), b3(256);
+  Iter__Merge__Plain msg = ITER__MERGE__PLAIN__INIT;
+  ASSERT_GE(iter__merge__plain__iter_unpack_merge(&msg, Data(first), first.size(),
+                                                  b0.bytes.get(), b0.size),
+            0);
+  ASSERT_GE(iter__merge__plain__iter_unpack_merge(&msg, Data(second), second.size(),
+                                                  b1.bytes.get(), b1.size),
+            0);
+  ASSERT_EQ(msg.n_list, 3u);
+  Iter__Merge__Plain copy = msg;
+  const std::string four = VarintField(3, 4), five = VarintField(3, 5);
+  // The copy's append takes a new array from b2 (nothing from b1's room).
+  ASSERT_GT(iter__merge__plain__iter_unpack_merge(&copy, Data(four), four.size(),
+                                                  b2.bytes.get(), b2.size),
+            0);
+  EXPECT_NE(copy.list, msg.list);
+  // The original's append uses its own room: nothing from b3.
+  EXPECT_EQ(iter__merge__plain__iter_unpack_merge(&msg, Data(five), five.size(),
+                                                  b3.bytes.get(), b3.size),
+            0);
+  ASSERT_EQ(msg.n_list, 4u);
+  ASSERT_EQ(copy.n_list, 4u);
+  const int32_t want_msg[] = {1, 2, 3, 5}, want_copy[] = {1, 2, 3, 4};
+  EXPECT_EQ(std::memcmp(msg.list, want_msg, sizeof want_msg), 0);
+  EXPECT_EQ(std::memcmp(copy.list, want_copy, sizeof want_copy), 0);
+}
+
+}  // namespace
+}  // namespace pbci_test
