@@ -1,6 +1,8 @@
 #include "model.h"
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include "names.h"
 #include "options.h"
@@ -211,6 +213,25 @@ FieldModel BuildField(const FieldDescriptor* field) {
   return f;
 }
 
+// The terms of K (bound.h) over every message type `message` can reach,
+// itself included.
+std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message) {
+  std::vector<BoundTerm> terms;
+  std::vector<const Descriptor*> todo = {message};
+  std::set<const Descriptor*> seen = {message};
+  while (!todo.empty()) {
+    const Descriptor* d = todo.back();
+    todo.pop_back();
+    for (int i = 0; i < d->field_count(); i++) {
+      const FieldDescriptor* field = d->field(i);
+      AddFieldBoundTerms(BuildField(field), d->full_name(), &terms);
+      const Descriptor* sub = field->message_type();
+      if (sub != nullptr && seen.insert(sub).second) todo.push_back(sub);
+    }
+  }
+  return FinishBoundTerms(std::move(terms));
+}
+
 MessageModel BuildMessage(const Descriptor* message) {
   MessageModel m;
   m.full_name = message->full_name();
@@ -262,6 +283,7 @@ MessageModel BuildMessage(const Descriptor* message) {
   });
   AddPredictions(&m);
   for (FieldModel& f : m.fields) f.sizer_op = SizerOpOf(f);
+  m.bound_terms = ReachableBoundTerms(message);
   return m;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bound.h"
 #include "names.h"
 
 namespace protobuf_c_iter {
@@ -153,6 +154,9 @@ struct MessageModel {
   // a struct (bytes) with a flat { 0 }, which gcc's -Wmissing-braces flags
   // wherever the macro is expanded.
   bool init_flat_union = false;
+  // x__iter_unpacked_size_bound's K: the largest of these terms, over the
+  // fields of every message type this one can reach (bound.h).
+  std::vector<BoundTerm> bound_terms;
 };
 
 struct FileModel {

@@ -221,6 +221,7 @@ IterSymbols MessageIterSymbols(const Descriptor* message) {
   s.unpack = prefix + "unpack";
   s.unpack_merge = prefix + "unpack_merge";
   s.unpacked_size = prefix + "unpacked_size";
+  s.unpacked_size_bound = prefix + "unpacked_size_bound";
   s.decode = prefix + "decode";
   s.message = prefix + "message";
   s.fields = prefix + "fields";

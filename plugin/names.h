@@ -51,6 +51,7 @@ struct IterSymbols {
   std::string unpack;         // the header's inline functions (each with an
   std::string unpack_merge;   // "_ex" form too)
   std::string unpacked_size;  //
+  std::string unpacked_size_bound;  // its O(1) bound (public)
   std::string decode;         // the decoder of one occurrence
   std::string message;        // its PbciMessage table
   std::string fields;         // its PbciFieldInfo table

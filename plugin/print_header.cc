@@ -2,6 +2,20 @@
 #include "version.h"
 
 namespace protobuf_c_iter {
+namespace {
+
+// The terms of K, one per line of a comment: " *   cost / bytes: why".
+std::string BoundTermsComment(const MessageModel& m) {
+  std::string out;
+  for (const BoundTerm& t : m.bound_terms) {
+    const std::string cost =
+        t.cost.find(' ') == std::string::npos ? t.cost : "(" + t.cost + ")";
+    out += " *   " + cost + " / " + std::to_string(t.bytes) + ": " + t.why + "\n";
+  }
+  return out;
+}
+
+}  // namespace
 
 void PrintHeader(const FileModel& file, google::protobuf::io::Printer* p) {
   p->Print(
@@ -77,6 +91,16 @@ static inline ptrdiff_t $unpacked_size$(const uint8_t *data,
   return $unpacked_size$_ex(data, len, NULL, NULL);
 }
 
+/* At least $unpacked_size$_ex(data, len, opts, NULL) for every
+ * input of `len` bytes and all options, in O(1): K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof($struct$)), or SIZE_MAX when that
+ * overflows. A buffer that large never makes $unpack$_ex fail with
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, without a sizing pass. K, the most bytes
+ * of buffer one byte of input can cost, is the largest of these terms
+ * (bytes of buffer / fewest input bytes costing them, rounded up):
+$terms$ */
+size_t $unpacked_size_bound$(size_t len);
+
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t $decode$(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
@@ -84,8 +108,9 @@ extern const struct PbciMessage $message$;
 )",
         "struct", m.struct_name, "full_name", m.full_name, "type", m.sym.type,
         "unpack", m.sym.unpack, "unpack_merge", m.sym.unpack_merge,
-        "unpacked_size", m.sym.unpacked_size, "decode", m.sym.decode, "message",
-        m.sym.message, "init", m.init_macro);
+        "unpacked_size", m.sym.unpacked_size, "unpacked_size_bound",
+        m.sym.unpacked_size_bound, "terms", BoundTermsComment(m), "decode",
+        m.sym.decode, "message", m.sym.message, "init", m.init_macro);
   }
   p->Print(R"(
 #ifdef __cplusplus

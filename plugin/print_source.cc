@@ -22,6 +22,22 @@ const ProtobufCIterType $type$ = {
            m.sym.message);
 }
 
+// x__iter_unpacked_size_bound: K is the largest of the terms the header
+// lists, a constant the compiler folds.
+void PrintBound(const MessageModel& m, Printer* p) {
+  p->Print(R"(
+size_t $bound$(size_t len) {
+  size_t k = 0; /* K: see the header */
+)",
+           "bound", m.sym.unpacked_size_bound);
+  for (const BoundTerm& t : m.bound_terms) {
+    p->Print("  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE($cost$, $bytes$));\n",
+             "cost", t.cost, "bytes", std::to_string(t.bytes));
+  }
+  p->Print("  return protobuf_c_iter_size_bound(len, k, sizeof($struct$));\n}\n",
+           "struct", m.struct_name);
+}
+
 }  // namespace
 
 void PrintSource(const FileModel& file, Printer* p) {
@@ -64,6 +80,7 @@ void PrintSource(const FileModel& file, Printer* p) {
     PrintTable(m, p);
     PrintDecoder(m, p);
     PrintSizer(m, p);
+    PrintBound(m, p);
     PrintApi(m, p);
   }
 }

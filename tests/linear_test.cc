@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Shape {
   std::function<std::string(int i)> occurrence;
   std::function<std::string(const void* msg, int n)> check;
 };
+
+// gtest prints a shape by its name.
+void PrintTo(const Shape& s, std::ostream* os) { *os << s.name; }
 
 std::string Expect(size_t got, size_t want, const char* what) {
   if (got == want) return "";
@@ -120,10 +124,13 @@ std::vector<Shape> Shapes() {
        },
        [](const void* m, int n) {
          const All3* self = AsAll3(m)->f_self;
-         if (n % 4 != 0 || self->choice_case != ITER__TEST3__ALL3__CHOICE_C_SELF) {
-           return std::string("choice is not the last run's c_self");
+         const int last = (n - 1) % 4;  // its place in its group of four
+         if (last < 2) {
+           if (self->choice_case != ITER__TEST3__ALL3__CHOICE_C_LEAF) return std::string("not c_leaf");
+           return Expect(self->c_leaf->n_values, static_cast<size_t>(last + 1), "n_values");
          }
-         return Expect(self->c_self->n_r_int32, 2, "n_r_int32");
+         if (self->choice_case != ITER__TEST3__ALL3__CHOICE_C_SELF) return std::string("not c_self");
+         return Expect(self->c_self->n_r_int32, static_cast<size_t>(last - 1), "n_r_int32");
        }},
   };
 }
@@ -157,6 +164,13 @@ TEST_P(Linear, TenTimesTheInputTakesAtMostTwentyTimesTheBuffer) {
   EXPECT_LE(large, 20 * small) << s.name << ": " << small << " then " << large;
 }
 
+// Arrays just past a doubling hold the most slack: unpacked_size stays under
+// the published bound there too (DecodeWithIter checks it on every input).
+TEST_P(Linear, BoundHoldsJustPastADoubling) {
+  const Shape& s = GetParam();
+  for (int n : {1, 2, 3, 5, 1025}) EXPECT_GT(DecodeShape(s, n), 0) << s.name << ", " << n;
+}
+
 // The merged result is protobuf's merge of the occurrences (protobuf-c
 // decodes each alone), the decode options agree with the plain decode.
 TEST_P(Linear, MergesAsTheSpecificationSays) {
@@ -174,6 +188,27 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Linear, testing::ValuesIn(Shapes()),
                            }
                            return name;
                          });
+
+// x__iter_unpacked_size_bound: the top-level struct for no input, K per
+// byte after it, SIZE_MAX where that would wrap.
+TEST(Bound, CountsTheStructAndSaturates) {
+  const size_t top = PROTOBUF_C_ITER_STRUCT_COST(sizeof(MergeTest));
+  EXPECT_EQ(iter__merge__merge_test__iter_unpacked_size_bound(0), top);
+  const size_t k = iter__merge__merge_test__iter_unpacked_size_bound(1) - top;
+  // At least an unknown field's entry per two bytes.
+  EXPECT_GE(k, PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) / 2);
+  EXPECT_EQ(iter__merge__merge_test__iter_unpacked_size_bound(1000), 1000 * k + top);
+  EXPECT_EQ(iter__merge__merge_test__iter_unpacked_size_bound(SIZE_MAX / k), SIZE_MAX);
+  EXPECT_EQ(iter__merge__merge_test__iter_unpacked_size_bound(SIZE_MAX), SIZE_MAX);
+  // A buffer of the bound decodes the worst shapes without a sizing pass.
+  std::string in;
+  for (int i = 0; i < 1025; i++) in += LenField(5, VarintField(15, 1));
+  const size_t bound = iter__merge__merge_test__iter_unpacked_size_bound(in.size());
+  std::unique_ptr<max_align_t[]> buf(new max_align_t[bound / sizeof(max_align_t) + 1]);
+  const ptrdiff_t used = iter__merge__merge_test__iter_unpack(Data(in), in.size(), buf.get(), bound);
+  ASSERT_GT(used, 0);
+  EXPECT_LE(static_cast<size_t>(used), bound);
+}
 
 // A heap buffer that outlives the call that decoded into it.
 struct Block {

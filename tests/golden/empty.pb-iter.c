@@ -60,6 +60,13 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
+size_t iter__empty__empty__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Empty__Empty));
+}
+
 const ProtobufCIterType iter__empty__empty__iter_type = {
   &iter__empty__empty__descriptor, &iter__empty__empty__iter_message
 };
@@ -177,6 +184,15 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__empty__only_empty__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__Empty)), 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__Empty)) + PROTOBUF_C_ITER_ARRAY_COST(sizeof(Iter__Empty__Empty *)), 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Empty__OnlyEmpty));
 }
 
 const ProtobufCIterType iter__empty__only_empty__iter_type = {

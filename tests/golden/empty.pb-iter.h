@@ -65,6 +65,18 @@ static inline ptrdiff_t iter__empty__empty__iter_unpacked_size(const uint8_t *da
   return iter__empty__empty__iter_unpacked_size_ex(data, len, NULL, NULL);
 }
 
+/* At least iter__empty__empty__iter_unpacked_size_ex(data, len, opts, NULL) for every
+ * input of `len` bytes and all options, in O(1): K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__Empty)), or SIZE_MAX when that
+ * overflows. A buffer that large never makes iter__empty__empty__iter_unpack_ex fail with
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, without a sizing pass. K, the most bytes
+ * of buffer one byte of input can cost, is the largest of these terms
+ * (bytes of buffer / fewest input bytes costing them, rounded up):
+ *   1 / 1: string and bytes copies (a NUL for a length byte)
+ *   (PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1) / 2: an unknown field
+ */
+size_t iter__empty__empty__iter_unpacked_size_bound(size_t len);
+
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
@@ -113,6 +125,20 @@ static inline ptrdiff_t iter__empty__only_empty__iter_unpacked_size(const uint8_
     size_t len) {
   return iter__empty__only_empty__iter_unpacked_size_ex(data, len, NULL, NULL);
 }
+
+/* At least iter__empty__only_empty__iter_unpacked_size_ex(data, len, opts, NULL) for every
+ * input of `len` bytes and all options, in O(1): K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__OnlyEmpty)), or SIZE_MAX when that
+ * overflows. A buffer that large never makes iter__empty__only_empty__iter_unpack_ex fail with
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, without a sizing pass. K, the most bytes
+ * of buffer one byte of input can cost, is the largest of these terms
+ * (bytes of buffer / fewest input bytes costing them, rounded up):
+ *   1 / 1: string and bytes copies (a NUL for a length byte)
+ *   (PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1) / 2: an unknown field
+ *   PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__Empty)) / 2: iter.empty.Empty e = 1 (iter.empty.OnlyEmpty): an empty occurrence
+ *   (PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Empty__Empty)) + PROTOBUF_C_ITER_ARRAY_COST(sizeof(Iter__Empty__Empty *))) / 2: repeated iter.empty.Empty es = 2 (iter.empty.OnlyEmpty): an empty element
+ */
+size_t iter__empty__only_empty__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,

@@ -108,6 +108,13 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
+size_t iter__merge3__inner3__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Merge3__Inner3));
+}
+
 const ProtobufCIterType iter__merge3__inner3__iter_type = {
   &iter__merge3__inner3__descriptor, &iter__merge3__inner3__iter_message
 };
@@ -189,6 +196,14 @@ malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
   return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__merge3__outer3__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Merge3__Inner3)), 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Merge3__Outer3));
 }
 
 const ProtobufCIterType iter__merge3__outer3__iter_type = {

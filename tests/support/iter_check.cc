@@ -74,6 +74,10 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
     return r;
   }
   const size_t size = static_cast<size_t>(r.unpacked_size);
+  if (size > t.unpacked_size_bound(bytes.size())) {
+    *problems += "unpacked_size " + std::to_string(size) + " is over the bound " +
+                 std::to_string(t.unpacked_size_bound(bytes.size())) + "; ";
+  }
   if (size > 1) {
     ExactBuffer short_buf(size - 1);
     ptrdiff_t code =

@@ -23,6 +23,7 @@ struct IterType {
   ptrdiff_t (*unpack_merge)(ProtobufCMessage*, const uint8_t*, size_t, void*,
                             size_t);
   const ProtobufCIterType* iter_type;  // the _ex functions
+  size_t (*unpacked_size_bound)(size_t);
 };
 
 // gtest prints a type by its name.
@@ -38,7 +39,7 @@ inline void PrintTo(const IterType& t, std::ostream* os) { *os << t.full_name; }
           return lower##__iter_unpack_merge(reinterpret_cast<Struct*>(m), d, \
                                             n, b, s);                        \
         },                                                                   \
-        &lower##__iter_type                                                  \
+        &lower##__iter_type, &lower##__iter_unpacked_size_bound              \
   }
 
 // Every top-level and nested type of the test protos.
@@ -69,8 +70,9 @@ struct IterResult {
 
 // Sizes the input with unpacked_size, decodes it into a buffer of exactly
 // that size (or, on error, into a generous one), and checks that the two
-// agree: both fail (not for memory), or the size used equals the size predicted
-// and one byte less fails with NO_MEMORY. Failures go to `problems`.
+// agree: both fail (not for memory), or the size used equals the size
+// predicted, which is at most unpacked_size_bound, and one byte less fails
+// with NO_MEMORY. Failures go to `problems`.
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
                           std::string* problems);
 

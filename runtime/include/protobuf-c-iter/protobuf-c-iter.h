@@ -169,6 +169,42 @@ struct ProtobufCIterAlignProbe_ {
 #define PROTOBUF_C_ITER_ARRAY_HEADER \
   ((sizeof(size_t) + sizeof(void *) + 7u) & ~(size_t)7u)
 
+/*
+ * Buffer bounds without a sizing pass: x__iter_unpacked_size_bound(len),
+ * generated for every message X, returns K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof(X)), at least what x__iter_unpack(_ex)
+ * uses for any input of `len` bytes with any options. K, the most bytes of
+ * buffer one byte of input can cost, is computed per message from these
+ * costs over every type it can reach; the generated header lists its
+ * terms. Each cost holds because the decoder allocates as follows (see
+ * docs/SECURITY.md, "Resource use").
+ */
+
+/* A struct in `buf`: rounded up to 8 bytes. */
+#define PROTOBUF_C_ITER_STRUCT_COST(size) (((size_t)(size) + 7u) & ~(size_t)7u)
+
+/* The most bytes of `buf` one element of an array of elem_size-byte
+ * elements can take over the array's life: a full array moves to at least
+ * twice its capacity, so the arrays an n-element array was ever copied
+ * through hold under 4n elements together, each with a header and under 8
+ * bytes of rounding. */
+#define PROTOBUF_C_ITER_ARRAY_COST(elem_size) \
+  (4u * (size_t)(elem_size) + PROTOBUF_C_ITER_ARRAY_HEADER + 7u)
+
+/* `cost` bytes of buffer for every `bytes` input bytes, per input byte:
+ * the quotient rounded up. */
+#define PROTOBUF_C_ITER_PER_BYTE(cost, bytes) \
+  (((size_t)(cost) + (size_t)(bytes) - 1u) / (size_t)(bytes))
+
+/* k * len + PROTOBUF_C_ITER_STRUCT_COST(struct_size), or SIZE_MAX when that
+ * overflows (x__iter_unpack never uses more than PTRDIFF_MAX). */
+static inline size_t protobuf_c_iter_size_bound(size_t len, size_t k,
+                                                size_t struct_size) {
+  const size_t top = PROTOBUF_C_ITER_STRUCT_COST(struct_size);
+  if (len != 0 && k > (SIZE_MAX - top) / len) return SIZE_MAX;
+  return k * len + top;
+}
+
 /* Declares `name`, a suitably aligned byte buffer of `size` bytes usable
  * with any x__iter_unpack function, e.g. on the stack:
  *

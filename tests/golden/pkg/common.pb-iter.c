@@ -117,6 +117,13 @@ fail:
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
+size_t iter__pkg__common__point__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Pkg__Common__Point));
+}
+
 const ProtobufCIterType iter__pkg__common__point__iter_type = {
   &iter__pkg__common__point__descriptor, &iter__pkg__common__point__iter_message
 };

@@ -90,6 +90,9 @@ PBCI_INLINE size_t pbci_mul_size(size_t n, size_t elem_size) {
 #endif
 }
 
+/* The larger of a and b. */
+PBCI_INLINE size_t pbci_max_size(size_t a, size_t b) { return a > b ? a : b; }
+
 /* A two-byte key, its bytes in wire order, as pbci_key2 reads it. */
 #define PBCI_KEY2(b0, b1) ((uint32_t)(b0) | (uint32_t)(b1) << 8)
 
