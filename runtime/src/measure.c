@@ -5,8 +5,13 @@
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
-/* A callback for each range of a list (list_each). */
-typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end);
+struct PbciLevel;
+
+/* A callback for each range of a list (list_each): `from` is the level of
+ * the iteration that found it, waiting while the callback runs (NULL for a
+ * single range). */
+typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end,
+                             const struct PbciLevel *from);
 
 /* The number of elements the occurrence `f` of repeated field `fi` holds:
  * a packed run's when f is length-delimited and the field is a scalar, else
@@ -16,111 +21,86 @@ PBCI_INLINE size_t count_elements(const PbciFieldInfo *fi, const PbciField *f) {
   return count_packed(fi->op, f->value, f->end);
 }
 
-/* Records the occurrence `f` of group member `member`. Returns 1 when it
- * ends the previous run, which `closing` then receives and the caller must
- * close before the next call; 0 otherwise. */
-static int run_add(PbciRun *run, uint32_t member, const PbciField *f,
-                   PbciRun *closing) {
-  int ended = 0;
-  if (run->member != member) {
-    if (run->count != 0) {
-      *closing = *run;
-      ended = 1;
-      run->index++;
-    }
-    run->member = member;
-    run->count = 0;
-  }
-  if (run->count++ == 0) {
-    run->key = f->key;
-    run->p = f->value;
-    run->end = f->end;
-  }
-  return ended;
-}
-
-/* The list of a closed run's occurrences of a member of `type`'s `group`,
- * for measuring its instance. */
-static PbciList run_list(const PbciRun *run, const PbciList *parent,
-                         const PbciMessage *type, uint32_t group) {
-  PbciList l;
-  if (run->count == 1) return pbci_list_single(run->p, run->end);
-  l.parent = parent;
-  l.p = run->key;
-  l.end = NULL;
-  l.type = type;
-  l.group = group;
-  l.member = run->member;
-  l.run = run->index;
-  return l;
-}
-
-/* Iteration of a derived list: scan the ranges of the parent list for the
- * group's members, follow the runs, pass on the occurrences of our run.
+/* ---- iterating a list ----
  *
- * When the parent is a single range, the scan starts at the key of the run's
- * first occurrence and stops at the run's end, so sizing each run costs its
- * own length. Otherwise the parent list is iterated from its start, which
- * costs the parent's length per run: unpacked_size is linear in the input
- * except for inputs whose sub-messages merge inside other merged
- * sub-messages. */
-typedef struct FilterCtx {
-  const PbciList *list;
-  RangeFn fn;
+ * A run's occurrences are fields of the parent's occurrences, which may be
+ * a run themselves: one level per list, each scanning the ranges the level
+ * above gives it for its group's members. A level keeps where it is, so
+ * that a run found in one of its ranges can resume the whole chain from
+ * there (level_resume) instead of reading the parent's occurrences from
+ * their start: sizing a run reads its own span, and all the runs of one
+ * group read the parent's occurrences once. */
+typedef struct PbciLevel {
+  const PbciMessage *type; /* the parent's type, */
+  uint32_t group;          /* the group */
+  uint32_t member;         /* and the member whose occurrences pass */
+  RangeFn fn;              /* where they go */
   void *ctx;
-  PbciRun run;
-} FilterCtx;
+  const uint8_t *next;     /* after the occurrence being passed on */
+  const uint8_t *end;      /* the end of the range holding it */
+  const struct PbciLevel *outer; /* the level that gave that range, waiting;
+                                    NULL: a single range */
+} Level;
 
-#define PBCI_STOP 1 /* internal: the run is complete, stop iterating */
+#define PBCI_STOP 1 /* internal: the run is over, stop iterating */
 
-static int is_member(const PbciList *l, uint64_t number) {
-  const PbciFieldInfo *fi = pbci_find_field(l->type, number);
-  return fi != NULL && (fi->flags & PBCI_FIELD_GROUP) && fi->slot == l->group;
-}
-
-/* Follows runs through [p, end) and passes on the occurrences of run
- * `target`; returns PBCI_STOP once past it. */
-static ptrdiff_t filter_range_from(FilterCtx *fc, const uint8_t *p,
-                                   const uint8_t *end, size_t target) {
-  PbciRun closing;
-  PbciField f;
+/* Scans [p, end), a range of the level above: passes on each occurrence of
+ * the level's member; returns PBCI_STOP at another member of its group. */
+static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
+  lv->end = end;
   while (p < end) {
-    /* The owning message validated this range before building the list. */
+    PbciField f;
+    const PbciFieldInfo *fi;
+    ptrdiff_t r;
+    /* The owning message validated this range before its runs are sized. */
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    if (!is_member(fc->list, f.tag >> 3)) continue;
-    run_add(&fc->run, (uint32_t)(f.tag >> 3), &f, &closing);
-    if (fc->run.index > target) return PBCI_STOP;
-    if (fc->run.index == target) {
-      /* A nested list's PBCI_STOP ends our iteration too. */
-      ptrdiff_t r = fc->fn(fc->ctx, f.value, f.end);
-      if (r != 0) return r;
-    }
+    fi = pbci_find_field(lv->type, f.tag >> 3);
+    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != lv->group)
+      continue;
+    if (fi->number != lv->member) return PBCI_STOP;
+    lv->next = p;
+    r = lv->fn(lv->ctx, f.value, f.end, lv);
+    if (r != 0) return r;
   }
   return 0;
 }
 
-static ptrdiff_t filter_range(void *ctx, const uint8_t *p, const uint8_t *end) {
-  FilterCtx *fc = (FilterCtx *)ctx;
-  return filter_range_from(fc, p, end, fc->list->run);
+/* A RangeFn giving the ranges of one level to the level below (ctx). */
+static ptrdiff_t level_range(void *ctx, const uint8_t *p, const uint8_t *end,
+                             const Level *from) {
+  Level *below = (Level *)ctx;
+  below->outer = from;
+  return level_scan(below, p, end);
 }
 
-/* Calls fn(ctx, p, end) for each range of the list, in input order; stops at
- * the first negative result and returns it, else returns 0. */
-static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
-  FilterCtx fc;
+/* Goes on with the waiting level `from` after its current occurrence (a
+ * copy: `from` stays as it is, for other runs), giving each further range
+ * to `below`. */
+static ptrdiff_t level_resume(const Level *from, Level *below) {
+  Level lv = *from;
   ptrdiff_t r;
-  if (list->parent == NULL) return fn(ctx, list->p, list->end);
-  memset(&fc, 0, sizeof fc);
-  fc.list = list;
-  fc.fn = fn;
-  fc.ctx = ctx;
-  if (list->parent->parent == NULL) {
-    /* Resume at the run's first key: it is run 0 from there. */
-    r = filter_range_from(&fc, list->p, list->parent->end, 0);
-  } else {
-    r = list_each(list->parent, filter_range, &fc);
-  }
+  lv.fn = level_range;
+  lv.ctx = below;
+  r = level_scan(&lv, from->next, from->end);
+  if (r != 0 || from->outer == NULL) return r;
+  return level_resume(from->outer, &lv);
+}
+
+/* Calls fn(ctx, p, end, from) for each range of the list, in input order;
+ * stops at the first negative result and returns it, else returns 0. */
+static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
+  Level lv;
+  ptrdiff_t r;
+  if (list->type == NULL) return fn(ctx, list->p, list->end, NULL);
+  lv.type = list->type;
+  lv.group = list->group;
+  lv.member = list->member;
+  lv.fn = fn;
+  lv.ctx = ctx;
+  lv.outer = list->outer;
+  r = level_scan(&lv, list->p, list->end);
+  if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
   return r == PBCI_STOP ? 0 : r;
 }
 
@@ -171,14 +151,61 @@ static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
   return measure_list(type, &one, size, depth);
 }
 
-/* Sizes the instance a closed run of a group decodes into. */
-static ptrdiff_t close_run(const PbciMessage *type, const PbciList *parent,
-                           const PbciRun *run, PbciSize *size, uint32_t depth) {
-  const PbciFieldInfo *fi = pbci_find_field(type, run->member);
-  PbciList list;
-  if (fi->sub == NULL) return 0; /* a oneof member that is not a message */
-  list = run_list(run, parent, type, fi->slot);
-  return measure_list(fi->sub, &list, size, depth + 1);
+/* Measuring the runs of one group (a singular message, or a oneof holding
+ * one) of a message's occurrences, after those: each run decodes into an
+ * instance of its own, sized where it starts, from its list. */
+typedef struct GroupPass {
+  const PbciMessage *type;
+  uint32_t group;
+  uint32_t member; /* the current run's field, 0 before the first */
+  PbciSize *size;
+  uint32_t depth;  /* of the message */
+} GroupPass;
+
+/* A RangeFn: the group's runs starting in one occurrence [p, end). */
+static ptrdiff_t group_range(void *ctx, const uint8_t *p, const uint8_t *end,
+                             const Level *from) {
+  GroupPass *g = (GroupPass *)ctx;
+  while (p < end) {
+    PbciField f;
+    const PbciFieldInfo *fi;
+    const uint8_t *key = p;
+    p = pbci_next_field(p, end, &f);
+    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED; /* validated */
+    fi = pbci_find_field(g->type, f.tag >> 3);
+    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != g->group ||
+        fi->number == g->member) {
+      continue;
+    }
+    g->member = fi->number; /* a run starts */
+    if (fi->sub != NULL) {  /* not a oneof's scalar */
+      PbciList run;
+      ptrdiff_t r;
+      run.p = key;
+      run.end = end;
+      run.type = g->type;
+      run.group = g->group;
+      run.member = fi->number;
+      run.outer = from;
+      r = measure_list(fi->sub, &run, g->size, g->depth + 1);
+      if (r < 0) return r;
+    }
+  }
+  return 0;
+}
+
+/* Sizes the runs of `group` in the occurrences of `list`, a message of
+ * `type` at `depth` whose occurrences were checked already. */
+static ptrdiff_t size_group(const PbciMessage *type, uint32_t group,
+                            const PbciList *list, PbciSize *size,
+                            uint32_t depth) {
+  GroupPass g;
+  g.type = type;
+  g.group = group;
+  g.member = 0;
+  g.size = size;
+  g.depth = depth;
+  return list_each(list, group_range, &g);
 }
 
 /* The occurrence `f` of repeated field `fi` (before `end`, its message's
@@ -255,32 +282,6 @@ static ptrdiff_t size_known(PbciSize *size, const PbciFieldInfo *fi,
 }
 
 /* ---- one occurrence: groups and required fields in bit masks ---- */
-
-/* Sizes the runs of `group` in one occurrence [p, end) of `type`: for a
- * group that appeared more than once (merged sub-messages, or oneof members
- * replacing each other). The occurrence was checked already. */
-static ptrdiff_t size_group_runs(const PbciMessage *type, uint32_t group,
-                                 const uint8_t *p, const uint8_t *end,
-                                 PbciSize *size, uint32_t depth) {
-  PbciList parent = pbci_list_single(p, end);
-  PbciRun run, closing;
-  ptrdiff_t r;
-  memset(&run, 0, sizeof run);
-  while (p < end) {
-    PbciField f;
-    const PbciFieldInfo *fi;
-    p = pbci_next_field(p, end, &f);
-    if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED; /* not reached */
-    fi = pbci_find_field(type, f.tag >> 3);
-    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != group)
-      continue;
-    if (run_add(&run, fi->number, &f, &closing)) {
-      r = close_run(type, &parent, &closing, size, depth);
-      if (r < 0) return r;
-    }
-  }
-  return run.count != 0 ? close_run(type, &parent, &run, size, depth) : 0;
-}
 
 /* The first occurrences of groups, measured when the occurrence ends (if
  * their group turns out to have only one). Messages rarely hold more. */
@@ -404,11 +405,14 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
   }
   /* The rest follow their runs through the occurrence again. */
   again |= unpending;
-  while (again != 0) {
-    uint32_t group = (uint32_t)pbci_ctz64(again);
-    again &= again - 1;
-    r = size_group_runs(type, group, start, end, size, depth);
-    if (r < 0) return r;
+  if (again != 0) {
+    const PbciList whole = pbci_list_single(start, end);
+    while (again != 0) {
+      uint32_t group = (uint32_t)pbci_ctz64(again);
+      again &= again - 1;
+      r = size_group(type, group, &whole, size, depth);
+      if (r < 0) return r;
+    }
   }
   return 0;
 malformed:
@@ -446,21 +450,21 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
 /* ---- merged occurrences, with scratch for everything ---- */
 
 /* One message instance being measured over a list of occurrences: its
- * type, the list and what carries from one occurrence to the next. */
+ * type and what carries from one occurrence to the next. */
 typedef struct Measure {
   const PbciMessage *type;
   PbciSize *size;
-  const PbciList *list;
   uint32_t depth;
   size_t *counts;     /* per repeated field: elements so far */
   size_t *caps;       /* per repeated field: the array's capacity */
-  PbciRun *runs;      /* per group: its current run */
+  PbciRun *runs;      /* per group: whether it occurred */
   uint64_t *required; /* required fields seen in this occurrence */
   size_t n_unknown;   /* unknown fields so far, */
   size_t cap_unknown; /* and the capacity of their array */
 } Measure;
 
-/* What one field adds; `fi` takes its wire type. */
+/* What one field adds, apart from the runs of its group (measured after
+ * the occurrences); `fi` takes its wire type. */
 static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
                             const PbciField *f, const uint8_t *end) {
   ptrdiff_t r = fi->flags & PBCI_FIELD_REPEATED
@@ -468,13 +472,7 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
                                  &m->counts[fi->slot], &m->caps[fi->slot])
                     : size_known(m->size, fi, f, end, m->depth, NULL, NULL);
   if (r < 0) return r;
-  if (fi->flags & PBCI_FIELD_GROUP) {
-    PbciRun closing;
-    if (run_add(&m->runs[fi->slot], fi->number, f, &closing)) {
-      r = close_run(m->type, m->list, &closing, m->size, m->depth);
-      if (r < 0) return r;
-    }
-  }
+  if (fi->flags & PBCI_FIELD_GROUP) m->runs[fi->slot].seen = 1;
   if (fi->flags & PBCI_FIELD_REQUIRED) {
     m->required[fi->required_bit / 64] |= UINT64_C(1)
                                           << (fi->required_bit % 64);
@@ -482,15 +480,17 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
   return 0;
 }
 
-/* Sizes one occurrence of the list, [p, end). */
-static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end) {
+/* A RangeFn: sizes one occurrence of the list, [p, end). */
+static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end,
+                            const Level *from) {
   Measure *m = (Measure *)ctx;
   const PbciMessage *type = m->type;
   const uint8_t *field = p; /* key of the field being sized */
   size_t i;
   ptrdiff_t r;
+  (void)from;
   /* Capacities carry over from the instance's earlier occurrences, as the
-   * decoder finds them in its arrays' headers. */
+   * decoder finds them in its arrays' headers; required fields do not. */
   for (i = 0; i < (type->n_required + 63) / 64; i++) m->required[i] = 0;
   while (p < end) {
     PbciField f;
@@ -528,14 +528,14 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint32_t depth) {
   Measure m;
   ptrdiff_t r;
+  uint32_t g;
   size_t i;
   /* One occurrence (no merge) is the common case. */
-  if (list->parent == NULL && (type->n_groups | type->n_required) < 64) {
+  if (list->type == NULL && (type->n_groups | type->n_required) < 64) {
     return measure_occurrence(type, counts, list->p, list->end, size, depth);
   }
   m.type = type;
   m.size = size;
-  m.list = list;
   m.depth = depth;
   m.counts = counts;
   m.caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
@@ -544,15 +544,16 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.n_unknown = 0;
   m.cap_unknown = 0;
   for (i = 0; i < type->n_counts; i++) m.counts[i] = m.caps[i] = 0;
-  if (type->n_groups != 0) memset(runs, 0, type->n_groups * sizeof *runs);
+  for (g = 0; g < type->n_groups; g++) runs[g].seen = 0;
   r = pbci_size_array(size, 1, type->size);
   if (r < 0) return r;
-  r = list->parent == NULL ? size_range(&m, list->p, list->end)
-                           : list_each(list, size_range, &m);
+  /* Its own fields first, which checks every occurrence; then each group's
+   * runs, whose lists read the occurrences again. */
+  r = list_each(list, size_range, &m);
   if (r < 0) return r;
-  for (i = 0; i < type->n_groups; i++) {
-    if (m.runs[i].count != 0) {
-      r = close_run(type, list, &m.runs[i], size, depth);
+  for (g = 0; g < type->n_groups; g++) {
+    if (runs[g].seen) {
+      r = size_group(type, g, list, size, depth);
       if (r < 0) return r;
     }
   }

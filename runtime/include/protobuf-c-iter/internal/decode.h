@@ -160,7 +160,7 @@ typedef struct PbciFieldInfo {
   uint8_t flags;       /* PBCI_FIELD_* */
   uint8_t op;          /* PBCI_OP_*: how the sizer takes its values */
   uint16_t slot;       /* PBCI_FIELD_REPEATED: index of its element count;
-                          PBCI_FIELD_GROUP: its group (see PbciRun) */
+                          PBCI_FIELD_GROUP: its group (see PbciList) */
   uint16_t required_bit; /* PBCI_FIELD_REQUIRED: its "seen" bit */
   uint16_t elem_size;    /* repeated: sizeof one array element */
   const struct PbciMessage *sub; /* PBCI_KIND_MESSAGE: the sub-message */
@@ -859,16 +859,24 @@ PBCI_INLINE ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
 }
 
 /* The occurrences that decode into one message instance: a single range,
- * or (after sub-message merging) the occurrences of one run of a group in
- * the parent's list. Lists are immutable; iterating one twice is allowed. */
+ * or (after sub-message merging) one run of a group in the parent's
+ * occurrences: the occurrences of one member from a given key on, until
+ * another member of the group appears or the parent's occurrences end.
+ * Lists are immutable; iterating one twice is allowed. A run's list is
+ * iterated while the iteration over the parent that found its first
+ * occurrence waits (its PbciLevel chain, `outer`), and resumes it from
+ * there, so that sizing a run reads its own span only. */
+struct PbciLevel;
 typedef struct PbciList {
-  const struct PbciList *parent; /* NULL: the single range [p, end) */
-  const uint8_t *p, *end;        /* with a parent: p is the key of the run's
-                                    first occurrence */
-  const PbciMessage *type;       /* the parent's type, */
-  uint32_t group;                /* and the group whose run this is */
-  uint32_t member;               /* the field whose run this is */
-  size_t run;                    /* index of the run among the group's runs */
+  const uint8_t *p, *end;   /* a single range; for a run, the key of its
+                               first occurrence and the end of the parent's
+                               range holding it */
+  const struct PbciMessage *type; /* a run: the parent's type; NULL for a
+                                     single range */
+  uint32_t group;                 /* the run's group */
+  uint32_t member;                /* and the field whose run it is */
+  const struct PbciLevel *outer;  /* the parent's iteration, waiting at that
+                                     range; NULL when it is a single range */
 } PbciList;
 
 PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
@@ -879,13 +887,10 @@ PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
   return l;
 }
 
-/* A group's current run while a message's occurrences are measured. */
+/* Whether a group occurred in the occurrences of a message being measured
+ * (its runs are measured after them). */
 typedef struct PbciRun {
-  uint32_t member;        /* field of the current run, 0 before the first */
-  size_t index;           /* index of the current run */
-  size_t count;           /* occurrences in the current run */
-  const uint8_t *key;     /* the run's first occurrence: its key, */
-  const uint8_t *p, *end; /* and its value */
+  size_t seen;
 } PbciRun;
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
