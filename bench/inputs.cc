@@ -1,6 +1,7 @@
 // The generated inputs: messages like the seed's rows, an RTB bid request,
-// a FileDescriptorSet and three stress shapes, built with libprotobuf from
-// a fixed pseudo-random sequence so every run times the same bytes.
+// a FileDescriptorSet and four stress shapes, built with libprotobuf from
+// a fixed pseudo-random sequence (the merged shape by hand) so every run
+// times the same bytes.
 #include "inputs.h"
 
 #include <google/protobuf/descriptor.pb.h>
@@ -193,6 +194,19 @@ std::string MapsWire(Rng* rng) {
   return s;
 }
 
+// Merged.part 500 times, each time with one more element of its values
+// (unpacked, as a proto2 writer would): protobuf-c 1.4.1 copies the array on
+// every occurrence (500^2 / 2 element copies, quadratic in memory with a
+// bump allocator, which caps the count here), iter appends.
+std::string MergedWire() {
+  std::string s;
+  for (int i = 0; i < 500; i++) {
+    const char occurrence[] = {0x0a, 0x02, 0x08, static_cast<char>(i & 0x7f)};
+    s.append(occurrence, sizeof occurrence);
+  }
+  return s;
+}
+
 }  // namespace
 
 Codec MakeCodec(const ProtobufCMessageDescriptor* pbc,
@@ -262,6 +276,8 @@ bool GeneratedInputs(const std::string& descriptor_set, std::vector<Input>* out,
                   PBCI_BENCH_CODEC(pbci__bench__deep), DeepWire(&rng)});
   out->push_back({"maps", "generated", PBCI_BENCH_CODEC(pbci__bench__maps),
                   MapsWire(&rng)});
+  out->push_back({"merged500", "generated", PBCI_BENCH_CODEC(pbci__bench__merged),
+                  MergedWire()});
   return true;
 }
 

@@ -27,7 +27,7 @@ Input Named(const std::string& name) {
 
 TEST(BenchVerify, EveryGeneratedInputAgrees) {
   std::vector<Input> inputs = Inputs();
-  ASSERT_EQ(inputs.size(), 9u);
+  ASSERT_EQ(inputs.size(), 10u);
   for (const Input& in : inputs) {
     EXPECT_EQ(Verify(in), "") << in.name;
     EXPECT_GT(in.bytes.size(), 0u) << in.name;
@@ -41,6 +41,8 @@ TEST(BenchVerify, GeneratedRowsHaveTheSeedsShape) {
   EXPECT_EQ(Named("fixed64_x10").bytes.size(), 94u);
   EXPECT_NEAR(Named("string_x10").bytes.size(), 470.0, 100.0);
   EXPECT_GT(Named("descriptor_set").bytes.size(), 5000u);
+  // 500 occurrences of a four-byte sub-message.
+  EXPECT_EQ(Named("merged500").bytes.size(), 2000u);
 }
 
 TEST(BenchVerify, InputsAreDeterministic) {

@@ -259,8 +259,9 @@ PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
     }
     new_cap = pbci_next_capacity(real, need);
   } else {
-    /* No elements: a new array whatever the message points to. */
-    new_cap = pbci_next_capacity(*cap, need);
+    /* No elements, so no capacity (whatever the message points to): an
+     * array of exactly `need`, pbci_next_capacity(0, need). */
+    new_cap = need;
   }
   grown = grow(a, array, n, new_cap - n, elem_size, owner);
   if (grown != NULL) *cap = new_cap;

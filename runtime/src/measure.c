@@ -38,6 +38,8 @@ typedef struct PbciLevel {
   void *ctx;
   const uint8_t *next;     /* after the occurrence being passed on */
   const uint8_t *end;      /* the end of the range holding it */
+  const uint8_t *last;     /* the end of the list's last occurrence, once
+                              known: nothing after it is read */
   const struct PbciLevel *outer; /* the level that gave that range, waiting;
                                     NULL: a single range */
 } Level;
@@ -62,6 +64,7 @@ static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
     lv->next = p;
     r = lv->fn(lv->ctx, f.value, f.end, lv);
     if (r != 0) return r;
+    if (f.end == lv->last) return PBCI_STOP;
   }
   return 0;
 }
@@ -87,9 +90,11 @@ static ptrdiff_t level_resume(const Level *from, Level *below) {
   return level_resume(from->outer, &lv);
 }
 
-/* Calls fn(ctx, p, end, from) for each range of the list, in input order;
- * stops at the first negative result and returns it, else returns 0. */
-static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
+/* Calls fn(ctx, p, end, from) for each range of the list, in input order,
+ * up to the one ending at `last` when that is known (not NULL); stops at
+ * the first negative result and returns it, else returns 0. */
+static ptrdiff_t list_each(const PbciList *list, const uint8_t *last,
+                           RangeFn fn, void *ctx) {
   Level lv;
   ptrdiff_t r;
   if (list->type == NULL) return fn(ctx, list->p, list->end, NULL);
@@ -98,6 +103,7 @@ static ptrdiff_t list_each(const PbciList *list, RangeFn fn, void *ctx) {
   lv.member = list->member;
   lv.fn = fn;
   lv.ctx = ctx;
+  lv.last = last;
   lv.outer = list->outer;
   r = level_scan(&lv, list->p, list->end);
   if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
@@ -194,18 +200,19 @@ static ptrdiff_t group_range(void *ctx, const uint8_t *p, const uint8_t *end,
   return 0;
 }
 
-/* Sizes the runs of `group` in the occurrences of `list`, a message of
- * `type` at `depth` whose occurrences were checked already. */
+/* Sizes the runs of `group` in the occurrences of `list` (the last ending
+ * at `last`), a message of `type` at `depth` whose occurrences were checked
+ * already. */
 static ptrdiff_t size_group(const PbciMessage *type, uint32_t group,
-                            const PbciList *list, PbciSize *size,
-                            uint32_t depth) {
+                            const PbciList *list, const uint8_t *last,
+                            PbciSize *size, uint32_t depth) {
   GroupPass g;
   g.type = type;
   g.group = group;
   g.member = 0;
   g.size = size;
   g.depth = depth;
-  return list_each(list, group_range, &g);
+  return list_each(list, last, group_range, &g);
 }
 
 /* The occurrence `f` of repeated field `fi` (before `end`, its message's
@@ -410,7 +417,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     while (again != 0) {
       uint32_t group = (uint32_t)pbci_ctz64(again);
       again &= again - 1;
-      r = size_group(type, group, &whole, size, depth);
+      r = size_group(type, group, &whole, end, size, depth);
       if (r < 0) return r;
     }
   }
@@ -461,6 +468,7 @@ typedef struct Measure {
   uint64_t *required; /* required fields seen in this occurrence */
   size_t n_unknown;   /* unknown fields so far, */
   size_t cap_unknown; /* and the capacity of their array */
+  const uint8_t *last; /* the end of the latest occurrence */
 } Measure;
 
 /* What one field adds, apart from the runs of its group (measured after
@@ -489,6 +497,7 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end,
   size_t i;
   ptrdiff_t r;
   (void)from;
+  m->last = end;
   /* Capacities carry over from the instance's earlier occurrences, as the
    * decoder finds them in its arrays' headers; required fields do not. */
   for (i = 0; i < (type->n_required + 63) / 64; i++) m->required[i] = 0;
@@ -549,11 +558,12 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   if (r < 0) return r;
   /* Its own fields first, which checks every occurrence; then each group's
    * runs, whose lists read the occurrences again. */
-  r = list_each(list, size_range, &m);
+  m.last = NULL;
+  r = list_each(list, NULL, size_range, &m);
   if (r < 0) return r;
   for (g = 0; g < type->n_groups; g++) {
     if (runs[g].seen) {
-      r = size_group(type, g, list, size, depth);
+      r = size_group(type, g, list, m.last, size, depth);
       if (r < 0) return r;
     }
   }

@@ -49,12 +49,14 @@ typedef struct Frame {
   size_t cap_unknown;          /* and their array's capacity */
 } Frame;
 
-/* Adds an array of n elements of elem_size bytes to *lo, rounded as the
- * decoder allocates. Returns 0, or GIVE_UP when the total would pass
- * FAST_LIMIT. A 32-bit size_t needs the product checked (2^29 eight-byte
- * elements, a 512 MiB packed run, would wrap to 0); a 64-bit one only the
- * factors' sizes. */
-PBCI_INLINE int add_array(size_t n, size_t elem_size, size_t *lo) {
+/* Adds `extra` bytes and an array of n elements of elem_size bytes to *lo,
+ * rounded as the decoder allocates: a struct (n = 1, no extra) or a new
+ * array and its header (extra PROTOBUF_C_ITER_ARRAY_HEADER). Returns 0, or
+ * GIVE_UP when the total would pass FAST_LIMIT. A 32-bit size_t needs the
+ * product checked (2^29 eight-byte elements, a 512 MiB packed run, would
+ * wrap to 0); a 64-bit one only the factors' sizes. */
+PBCI_INLINE int add_block(size_t n, size_t elem_size, size_t extra,
+                          size_t *lo) {
   size_t bytes;
 #if SIZE_MAX > 0xffffffffu
   /* Below 2^56, no product wraps (and no test of the product is needed). */
@@ -66,17 +68,9 @@ PBCI_INLINE int add_array(size_t n, size_t elem_size, size_t *lo) {
   bytes = pbci_mul_size(n, elem_size);
   if (bytes > FAST_LIMIT) return GIVE_UP; /* so that rounding cannot wrap */
 #endif
-  bytes = PBCI_ROUND(bytes);
+  bytes = PBCI_ROUND(bytes) + extra;
   if (bytes > FAST_LIMIT - *lo) return GIVE_UP;
   *lo += bytes;
-  return 0;
-}
-
-/* add_array for a new array of capacity n and its header. */
-PBCI_INLINE int add_new_array(size_t n, size_t elem_size, size_t *lo) {
-  if (add_array(n, elem_size, lo)) return GIVE_UP;
-  if (PROTOBUF_C_ITER_ARRAY_HEADER > FAST_LIMIT - *lo) return GIVE_UP;
-  *lo += PROTOBUF_C_ITER_ARRAY_HEADER;
   return 0;
 }
 
@@ -99,7 +93,8 @@ static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
   if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += (size_t)(u.end - u.raw);
   if (f->n_unknown == f->cap_unknown) {
     f->cap_unknown = pbci_next_capacity(f->cap_unknown, f->n_unknown + 1);
-    if (add_new_array(f->cap_unknown, sizeof(ProtobufCMessageUnknownField), lo))
+    if (add_block(f->cap_unknown, sizeof(ProtobufCMessageUnknownField),
+                  PROTOBUF_C_ITER_ARRAY_HEADER, lo))
       return NULL;
   }
   f->n_unknown++;
@@ -136,7 +131,7 @@ PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
 PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
                      size_t *lo) {
   a[1] = pbci_next_capacity(a[1], need);
-  return add_new_array(a[1], fi->elem_size, lo);
+  return add_block(a[1], fi->elem_size, PROTOBUF_C_ITER_ARRAY_HEADER, lo);
 }
 
 /* A packed run of n elements of `fi` in frame `f`: the array grows for all
@@ -179,7 +174,7 @@ PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
  * *lo. Returns 0, or GIVE_UP. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **spare, size_t *lo) {
-  if (add_array(1, type->size, lo)) return GIVE_UP;
+  if (add_block(1, type->size, 0, lo)) return GIVE_UP;
   f->type = type;
   f->end = end;
   f->counts = *spare;
@@ -332,7 +327,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 const uint8_t *next;
                 p = size_plain(sub, &sub_expect, p, vend, &hi);
                 if (p != vend) break; /* this one in a frame, from p */
-                if (add_array(1, sub->size, &lo)) return GIVE_UP;
+                if (add_block(1, sub->size, 0, &lo)) return GIVE_UP;
                 /* The next element of a repeated field (a run of map
                  * entries, say) here too, without the general path. */
                 next = p;
@@ -409,7 +404,7 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
   if (plain_sizing(type, size) && type->n_required == 0) {
     size_t lo = 0;
     q = size_plain(type, &expect, p, end, &hi);
-    if (q == end && add_array(1, type->size, &lo) == 0) {
+    if (q == end && add_block(1, type->size, 0, &lo) == 0) {
       size->lo = lo;
       size->hi = hi;
       return 0;

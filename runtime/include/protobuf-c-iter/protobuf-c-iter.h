@@ -13,15 +13,26 @@
  *
  *   ptrdiff_t x__iter_unpack_merge(X *msg, const uint8_t *data, size_t len,
  *                                  void *buf, size_t buf_size);
- *       Merges `data` into `msg`, which is either the result of an earlier
- *       x__iter_unpack or a struct initialised from `X__INIT`. New storage
- *       comes from `buf`; storage of `msg` is never freed or reused.
+ *       Merges `data` into `msg`, which is the result of an earlier
+ *       x__iter_unpack or x__iter_unpack_merge (or a copy of one), or a
+ *       struct initialised from `X__INIT`. New storage comes from `buf`.
+ *       Repeated fields append: into the room an array of `msg` has left,
+ *       when `msg` owns it (an earlier call allocated it for this very
+ *       struct, not for the struct it was copied from), else into a new
+ *       array of at least twice the capacity, so that N calls appending an
+ *       element each take O(N) bytes in all. Storage is never freed.
  *
  *   ptrdiff_t x__iter_unpacked_size(const uint8_t *data, size_t len);
  *       The exact number of bytes x__iter_unpack needs for `data`, or a
  *       negative error code when x__iter_unpack would fail for a reason other
  *       than PROTOBUF_C_ITER_ERR_NO_MEMORY. It returns NO_MEMORY itself only
  *       when the size would exceed PTRDIFF_MAX.
+ *
+ *   size_t x__iter_unpacked_size_bound(size_t len);
+ *       At least x__iter_unpacked_size(_ex) of any input of `len` bytes,
+ *       with any options, in O(1): K * len plus the top-level struct, where
+ *       K, the most bytes of buffer one byte of input can cost, is fixed by
+ *       the schema (listed in the generated header). SIZE_MAX on overflow.
  *
  *   ptrdiff_t x__iter_unpack_ex(const uint8_t *data, size_t len, void *buf,
  *                               size_t buf_size,
@@ -53,7 +64,11 @@
  *
  * Guarantees (see docs/SECURITY.md for the full model):
  *  - No function allocates memory, and none reads outside [data, data + len)
- *    or writes outside [buf, buf + buf_size).
+ *    or writes outside [buf, buf + buf_size) (for x__iter_unpack_merge, also
+ *    `*msg` and the arrays it owns, which it may append to).
+ *  - Buffer use is linear in the input: x__iter_unpacked_size(data, len) <=
+ *    x__iter_unpacked_size_bound(len), and decoding and sizing take time
+ *    linear in `len` times the nesting depth.
  *  - Every input, however malformed, yields a defined result.
  *  - The decoded message is an ordinary protobuf-c message:
  *    protobuf_c_message_get_packed_size(), _pack() and _check() work on it.
