@@ -194,10 +194,10 @@ std::string MapsWire(Rng* rng) {
   return s;
 }
 
-// Merged.part 500 times, each time with one more element of its values
-// (unpacked, as a proto2 writer would): protobuf-c 1.4.1 copies the array on
-// every occurrence (500^2 / 2 element copies, quadratic in memory with a
-// bump allocator, which caps the count here), iter appends.
+// Merged.part 500 times, each time with one more element of its values:
+// protobuf-c 1.4.1 copies the array on every occurrence (500^2 / 2 element
+// copies, quadratic in memory with a bump allocator, which caps the count
+// here), iter appends into the room the array has left.
 std::string MergedWire() {
   std::string s;
   for (int i = 0; i < 500; i++) {

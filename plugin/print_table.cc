@@ -196,7 +196,7 @@ static ptrdiff_t $measure_fn$(const PbciList *list, PbciSize *size,
     args.push_back("NULL");
   }
   if (m.n_groups > 0) {
-    p->Print("  PbciRun runs[$n$]; /* per group: its current run */\n", "n",
+    p->Print("  PbciRun runs[$n$]; /* per group: whether it occurred */\n", "n",
              std::to_string(m.n_groups));
     args.push_back("runs");
   } else {
