@@ -18,14 +18,27 @@ function(run)
   endif()
 endfunction()
 
-# Whether `compiler` builds and runs a 32-bit program from `source`.
+# How 32-bit programs run: directly, or under qemu-i386 where the kernel
+# has no 32-bit support (Debian: qemu-user).
+set(runner)
+find_program(QEMU_I386 qemu-i386)
+
+# Whether `compiler` builds and runs a 32-bit program from `source`; the
+# first probe that needs qemu-i386 to run sets `runner`.
 function(probe compiler source result)
   file(WRITE "${OUT}/${source}" "int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n")
   execute_process(COMMAND "${compiler}" -m32 -fsanitize=undefined ${source} -o probe
                   WORKING_DIRECTORY "${OUT}" RESULT_VARIABLE rc
                   OUTPUT_QUIET ERROR_QUIET)
   if(rc EQUAL 0)
-    execute_process(COMMAND "${OUT}/probe" RESULT_VARIABLE rc)
+    execute_process(COMMAND ${runner} "${OUT}/probe" RESULT_VARIABLE rc
+                    OUTPUT_QUIET ERROR_QUIET)
+    if(NOT rc EQUAL 0 AND NOT runner AND QEMU_I386)
+      execute_process(COMMAND "${QEMU_I386}" "${OUT}/probe" RESULT_VARIABLE rc)
+      if(rc EQUAL 0)
+        set(runner "${QEMU_I386}" PARENT_SCOPE)
+      endif()
+    endif()
   endif()
   set(${result} ${rc} PARENT_SCOPE)
 endfunction()
@@ -38,7 +51,8 @@ probe("${CC}" probe.c c_rc)
 probe("${CXX}" probe.cc cxx_rc)
 if(NOT c_rc EQUAL 0 OR NOT cxx_rc EQUAL 0)
   message("SKIPPED: ${CC} and ${CXX} cannot both build and run 32-bit "
-          "programs (Debian: apt-get install gcc-multilib g++-multilib)")
+          "programs (Debian: apt-get install gcc-multilib g++-multilib, and "
+          "qemu-user where the kernel runs no 32-bit programs)")
   return()
 endif()
 
@@ -63,7 +77,10 @@ run("${CXX}" ${flags} -std=c++17 "-I${GTEST_SRC}/include"
     -o runtime_test.o)
 run("${CXX}" -m32 -fsanitize=undefined runtime_test.o ${objects} gtest-all.o
     gtest_main.o -lpthread -o runtime_test_m32)
-execute_process(COMMAND "${OUT}/runtime_test_m32" RESULT_VARIABLE rc)
+if(runner)
+  message("running under ${runner}: this kernel runs no 32-bit programs")
+endif()
+execute_process(COMMAND ${runner} "${OUT}/runtime_test_m32" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "runtime_test_m32 failed (exit ${rc})")
 endif()
