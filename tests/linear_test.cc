@@ -20,6 +20,7 @@
 #include "merge.pb-iter.h"
 #include "scalars3.pb-iter.h"
 #include "support/iter_check.h"
+#include "support/pbc_compare.h"
 #include "support/wire.h"
 
 namespace pbci_test {
@@ -188,6 +189,46 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Linear, testing::ValuesIn(Shapes()),
                            }
                            return name;
                          });
+
+// The same occurrences merged a few at a time, each call with a buffer of
+// its own, give what one unpack of them all gives: the calls append into
+// the room the earlier calls' arrays left (their headers name this struct),
+// or copy a full array once. Merging is decoding the concatenation.
+TEST_P(Linear, MergeCallsEqualOneUnpack) {
+  const Shape& s = GetParam();
+  const IterType& t = TypeNamed(s.type);
+  std::string all;
+  std::vector<std::string> chunks(1);
+  for (int i = 0; i < 300; i++) {
+    const std::string o = s.occurrence(i);
+    all += o;
+    if (i % 7 == 6) chunks.emplace_back();
+    chunks.back() += o;
+  }
+  std::string problems;
+  IterResult whole = DecodeWithIter(t, all, &problems);
+  ASSERT_EQ(problems, "");
+  ASSERT_GT(whole.code, 0);
+  std::vector<std::unique_ptr<max_align_t[]>> buffers;
+  auto buffer = [&buffers](size_t n) {
+    buffers.emplace_back(new max_align_t[n / sizeof(max_align_t) + 1]);
+    return buffers.back().get();
+  };
+  // The struct from an unpack of nothing, then each chunk merged into it.
+  void* first = buffer(4096);
+  ASSERT_GT(t.unpack(nullptr, 0, first, 4096), 0);
+  auto* msg = static_cast<ProtobufCMessage*>(first);
+  size_t used = 0;
+  for (const std::string& c : chunks) {
+    // Room for the chunk and for copying the arrays once more.
+    const size_t size = t.unpacked_size_bound(c.size()) + 2 * used + 4096;
+    const ptrdiff_t r = t.unpack_merge(msg, Data(c), c.size(), buffer(size), size);
+    ASSERT_GE(r, 0) << s.name;
+    used += static_cast<size_t>(r);
+  }
+  EXPECT_EQ(Pack(msg), Pack(whole.message())) << s.name;
+  EXPECT_EQ(s.check(msg, 300), "") << s.name;
+}
 
 // x__iter_unpacked_size_bound: the top-level struct for no input, K per
 // byte after it, SIZE_MAX where that would wrap.
