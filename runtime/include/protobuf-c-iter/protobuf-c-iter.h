@@ -47,10 +47,10 @@
  *       of where and why decoding stopped. unpacked_size_ex with options
  *       gives the size unpack_ex needs with the same options.
  *
- *   All six are `static inline` in the header: the plain three call their
- *   _ex forms with (NULL, NULL), which call the runtime's generic entry
- *   points below with x__iter_type. A program carries only the entry points
- *   it uses. Their addresses differ between translation units; use the
+ *   All but the bound (defined in x.pb-iter.c) are `static inline` in the
+ *   header: the plain three call their _ex forms with (NULL, NULL), which
+ *   call the runtime's generic entry points below with x__iter_type. A
+ *   program carries only the entry points it uses. Their addresses differ between translation units; use the
  *   generic functions with x__iter_type where one function per type
  *   matters.
  *
