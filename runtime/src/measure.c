@@ -157,9 +157,27 @@ static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
   return measure_list(type, &one, size, depth);
 }
 
+/* The list of the run of member `fi` (of a message of `type`) whose first
+ * occurrence's key is `key`, in a range ending at `end` that the waiting
+ * level `outer` gave (NULL: a single range). */
+static PbciList run_list(const PbciMessage *type, const PbciFieldInfo *fi,
+                         const uint8_t *key, const uint8_t *end,
+                         const Level *outer) {
+  PbciList run;
+  run.p = key;
+  run.end = end;
+  run.type = type;
+  run.group = fi->slot;
+  run.member = fi->number;
+  run.outer = outer;
+  return run;
+}
+
 /* Measuring the runs of one group (a singular message, or a oneof holding
  * one) of a message's occurrences, after those: each run decodes into an
- * instance of its own, sized where it starts, from its list. */
+ * instance of its own, sized where it starts, from its list. A group whose
+ * occurrences are all of one member, the first in the first range, is one
+ * run known without this pass (measure_range, pbci_measure). */
 typedef struct GroupPass {
   const PbciMessage *type;
   uint32_t group;
@@ -185,15 +203,8 @@ static ptrdiff_t group_range(void *ctx, const uint8_t *p, const uint8_t *end,
     }
     g->member = fi->number; /* a run starts */
     if (fi->sub != NULL) {  /* not a oneof's scalar */
-      PbciList run;
-      ptrdiff_t r;
-      run.p = key;
-      run.end = end;
-      run.type = g->type;
-      run.group = g->group;
-      run.member = fi->number;
-      run.outer = from;
-      r = measure_list(fi->sub, &run, g->size, g->depth + 1);
+      const PbciList run = run_list(g->type, fi, key, end, from);
+      ptrdiff_t r = measure_list(fi->sub, &run, g->size, g->depth + 1);
       if (r < 0) return r;
     }
   }
@@ -315,10 +326,11 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
   uint64_t required = 0;  /* required fields seen, by bit */
   uint64_t seen = 0;      /* groups seen, */
   uint64_t again = 0;     /* seen more than once, */
+  uint64_t switched = 0;  /* with another member than the first, */
   uint64_t unpending = 0; /* seen once but not in `pending` */
   struct {
     const PbciFieldInfo *fi;
-    const uint8_t *p, *end;
+    const uint8_t *key, *p, *end;
   } pending[PENDING];
   size_t n_pending = 0, n_unknown = 0, cap_unknown = 0, i;
   const int plain = plain_sizing(type, size);
@@ -381,9 +393,15 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
       uint64_t bit = UINT64_C(1) << fi->slot;
       if (seen & bit) {
         again |= bit;
+        for (i = 0; i < n_pending; i++) {
+          if (pending[i].fi->slot == fi->slot && pending[i].fi != fi) {
+            switched |= bit;
+          }
+        }
       } else if (n_pending < PENDING) {
         seen |= bit;
         pending[n_pending].fi = fi;
+        pending[n_pending].key = f.key;
         pending[n_pending].p = f.value;
         pending[n_pending].end = f.end;
         n_pending++;
@@ -403,11 +421,25 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
   r = pbci_size_array(size, 1, type->size);
   if (r == 0) r = pbci_size_bytes(size, hi);
   if (r < 0) goto fail;
-  /* Sub-messages of groups seen once decode from one occurrence. */
+  /* Sub-messages of groups seen once decode from one occurrence; those of
+   * groups seen again with one member, from one run starting at the
+   * first. */
   for (i = 0; i < n_pending; i++) {
     const PbciFieldInfo *fi = pending[i].fi;
-    if ((again >> fi->slot & 1) || fi->sub == NULL) continue;
-    r = measure_one(fi->sub, pending[i].p, pending[i].end, size, depth + 1);
+    const uint64_t bit = UINT64_C(1) << fi->slot;
+    if (fi->sub == NULL) { /* a oneof's scalar: no instance */
+      if (!(switched & bit)) again &= ~bit;
+      continue;
+    }
+    if (!(again & bit)) {
+      r = measure_one(fi->sub, pending[i].p, pending[i].end, size, depth + 1);
+    } else if (!(switched & bit)) {
+      const PbciList run = run_list(type, fi, pending[i].key, end, NULL);
+      again &= ~bit;
+      r = measure_list(fi->sub, &run, size, depth + 1);
+    } else {
+      continue;
+    }
     if (r < 0) return r;
   }
   /* The rest follow their runs through the occurrence again. */
@@ -469,6 +501,7 @@ typedef struct Measure {
   size_t n_unknown;   /* unknown fields so far, */
   size_t cap_unknown; /* and the capacity of their array */
   const uint8_t *last; /* the end of the latest occurrence */
+  int in_first;        /* whether that is the first */
 } Measure;
 
 /* What one field adds, apart from the runs of its group (measured after
@@ -480,7 +513,18 @@ static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
                                  &m->counts[fi->slot], &m->caps[fi->slot])
                     : size_known(m->size, fi, f, end, m->depth, NULL, NULL);
   if (r < 0) return r;
-  if (fi->flags & PBCI_FIELD_GROUP) m->runs[fi->slot].seen = 1;
+  if (fi->flags & PBCI_FIELD_GROUP) {
+    PbciRun *g = &m->runs[fi->slot];
+    if (!g->seen) {
+      g->seen = 1;
+      g->in_first = m->in_first;
+      g->member = fi->number;
+      g->key = f->key;
+      g->end = end;
+    } else if (g->member != fi->number) {
+      g->switched = 1;
+    }
+  }
   if (fi->flags & PBCI_FIELD_REQUIRED) {
     m->required[fi->required_bit / 64] |= UINT64_C(1)
                                           << (fi->required_bit % 64);
@@ -497,6 +541,7 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end,
   size_t i;
   ptrdiff_t r;
   (void)from;
+  m->in_first = m->last == NULL;
   m->last = end;
   /* Capacities carry over from the instance's earlier occurrences, as the
    * decoder finds them in its arrays' headers; required fields do not. */
@@ -532,6 +577,37 @@ fail:
   return pbci_fail(&m->size->ctx, r, field, end);
 }
 
+/* Sizes the one run of a group of `list`'s message (of `type`, at `depth`)
+ * whose members are all `run->member`, the first of them in the list's
+ * first range; `last` ends the list's last occurrence. The run's list
+ * resumes, after that range, a level as the list's own iteration left it
+ * there: what a pass over the groups would wait in. */
+static ptrdiff_t size_first_run(const PbciMessage *type, const PbciRun *run,
+                                const PbciList *list, const uint8_t *last,
+                                PbciSize *size, uint32_t depth) {
+  const PbciFieldInfo *fi = pbci_find_field(type, run->member);
+  PbciList child;
+  Level after_first;
+  if (fi->sub == NULL) return 0; /* a oneof's scalar: no instance */
+  if (list->type == NULL) {
+    child = run_list(type, fi, run->key, run->end, NULL);
+  } else {
+    PbciField f;
+    after_first.type = list->type;
+    after_first.group = list->group;
+    after_first.member = list->member;
+    after_first.fn = NULL; /* level_resume sets its own */
+    after_first.ctx = NULL;
+    after_first.next = pbci_next_field(list->p, list->end, &f);
+    if (after_first.next == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    after_first.end = list->end;
+    after_first.last = last;
+    after_first.outer = list->outer;
+    child = run_list(type, fi, run->key, run->end, &after_first);
+  }
+  return measure_list(fi->sub, &child, size, depth + 1);
+}
+
 ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list, PbciSize *size,
                        uint32_t depth) {
@@ -553,7 +629,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.n_unknown = 0;
   m.cap_unknown = 0;
   for (i = 0; i < type->n_counts; i++) m.counts[i] = m.caps[i] = 0;
-  for (g = 0; g < type->n_groups; g++) runs[g].seen = 0;
+  for (g = 0; g < type->n_groups; g++) runs[g].seen = runs[g].switched = 0;
   r = pbci_size_array(size, 1, type->size);
   if (r < 0) return r;
   /* Its own fields first, which checks every occurrence; then each group's
@@ -562,10 +638,16 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   r = list_each(list, NULL, size_range, &m);
   if (r < 0) return r;
   for (g = 0; g < type->n_groups; g++) {
-    if (runs[g].seen) {
+    const PbciRun *run = &runs[g];
+    if (!run->seen) continue;
+    if (!run->switched && run->in_first) {
+      /* One run, from the first occurrence on: its list resumes this
+       * list's iteration as it was after its first range. */
+      r = size_first_run(type, run, list, m.last, size, depth);
+    } else {
       r = size_group(type, g, list, m.last, size, depth);
-      if (r < 0) return r;
     }
+    if (r < 0) return r;
   }
   return 0;
 }

@@ -887,10 +887,17 @@ PBCI_INLINE PbciList pbci_list_single(const uint8_t *p, const uint8_t *end) {
   return l;
 }
 
-/* Whether a group occurred in the occurrences of a message being measured
- * (its runs are measured after them). */
+/* A group's occurrences in the occurrences of a message being measured
+ * (its runs are measured after them): whether it occurred, and where and
+ * with which member it first did, which is its only run when no other
+ * member came. */
 typedef struct PbciRun {
-  size_t seen;
+  int seen;
+  int switched;           /* another member came after the first */
+  int in_first;           /* the first came in the message's first range */
+  uint32_t member;        /* the first one's field number */
+  const uint8_t *key;     /* its key, */
+  const uint8_t *end;     /* and the end of the range holding it */
 } PbciRun;
 
 /* Adds to `size` what decoding the occurrences in `list` into one new
