@@ -242,6 +242,20 @@ PBCI_INLINE size_t real_capacity(void *array, size_t n, size_t cap,
   return h->owner == owner && h->cap > n ? h->cap : cap;
 }
 
+/* Moves `array` (n elements, capacity `real`, full for `need`) to a new
+ * array of pbci_next_capacity(real, need) elements: returns it and sets
+ * *cap, or returns NULL when the buffer is too small. An empty array has no
+ * capacity, whatever the message points to: pbci_next_capacity(0, need)
+ * is need. */
+PBCI_INLINE void *move_to(PbciArena *a, void *array, size_t n, size_t real,
+                          size_t *cap, size_t need, size_t elem_size,
+                          const void *owner) {
+  const size_t new_cap = pbci_next_capacity(real, need);
+  void *grown = grow(a, array, n, new_cap - n, elem_size, owner);
+  if (grown != NULL) *cap = new_cap;
+  return grown;
+}
+
 /* Gives `array` (n elements, local capacity *cap) room for `need` (> *cap)
  * elements: the room its header records, or a new array of
  * pbci_next_capacity(capacity, need) holding a copy of the n elements.
@@ -249,23 +263,15 @@ PBCI_INLINE size_t real_capacity(void *array, size_t n, size_t cap,
  * too small. */
 PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
                           size_t need, size_t elem_size, const void *owner) {
-  size_t new_cap;
-  void *grown;
+  size_t real = 0; /* an empty array has no capacity */
   if (n != 0) {
-    size_t real = real_capacity(array, n, *cap, owner);
+    real = real_capacity(array, n, *cap, owner);
     if (need <= real) {
       *cap = real;
       return array;
     }
-    new_cap = pbci_next_capacity(real, need);
-  } else {
-    /* No elements, so no capacity (whatever the message points to): an
-     * array of exactly `need`, pbci_next_capacity(0, need). */
-    new_cap = need;
   }
-  grown = grow(a, array, n, new_cap - n, elem_size, owner);
-  if (grown != NULL) *cap = new_cap;
-  return grown;
+  return move_to(a, array, n, real, cap, need, elem_size, owner);
 }
 
 /* Whether the key_len (1 to 5) bytes at p are those at key. Compared
@@ -345,7 +351,7 @@ static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array,
     *cap = real;
     return array;
   }
-  return grow_to(a, array, *n, cap, *n + count_run(key, key_end, end),
+  return move_to(a, array, *n, real, cap, *n + count_run(key, key_end, end),
                  elem_size, n);
 }
 

@@ -46,6 +46,33 @@ typedef struct PbciLevel {
 
 #define PBCI_STOP 1 /* internal: the run is over, stop iterating */
 
+/* The field of `type` numbered by `tag` when it is a member of `group`,
+ * else NULL. */
+PBCI_INLINE const PbciFieldInfo *group_member(const PbciMessage *type,
+                                              uint32_t group, uint64_t tag) {
+  const PbciFieldInfo *fi = pbci_find_field(type, tag >> 3);
+  return fi != NULL && (fi->flags & PBCI_FIELD_GROUP) && fi->slot == group
+             ? fi
+             : NULL;
+}
+
+/* A level over the ranges `list` (a run) finds, passing its occurrences to
+ * fn(ctx, ...), up to the one ending at `last` when that is known. */
+static Level list_level(const PbciList *list, const uint8_t *last, RangeFn fn,
+                        void *ctx) {
+  Level lv;
+  lv.type = list->type;
+  lv.group = list->group;
+  lv.member = list->member;
+  lv.fn = fn;
+  lv.ctx = ctx;
+  lv.next = list->p;
+  lv.end = list->end;
+  lv.last = last;
+  lv.outer = list->outer;
+  return lv;
+}
+
 /* Scans [p, end), a range of the level above: passes on each occurrence of
  * the level's member; returns PBCI_STOP at another member of its group. */
 static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
@@ -57,9 +84,8 @@ static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
     /* The owning message validated this range before its runs are sized. */
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    fi = pbci_find_field(lv->type, f.tag >> 3);
-    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != lv->group)
-      continue;
+    fi = group_member(lv->type, lv->group, f.tag);
+    if (fi == NULL) continue;
     if (fi->number != lv->member) return PBCI_STOP;
     lv->next = p;
     r = lv->fn(lv->ctx, f.value, f.end, lv);
@@ -98,13 +124,7 @@ static ptrdiff_t list_each(const PbciList *list, const uint8_t *last,
   Level lv;
   ptrdiff_t r;
   if (list->type == NULL) return fn(ctx, list->p, list->end, NULL);
-  lv.type = list->type;
-  lv.group = list->group;
-  lv.member = list->member;
-  lv.fn = fn;
-  lv.ctx = ctx;
-  lv.last = last;
-  lv.outer = list->outer;
+  lv = list_level(list, last, fn, ctx);
   r = level_scan(&lv, list->p, list->end);
   if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
   return r == PBCI_STOP ? 0 : r;
@@ -196,11 +216,8 @@ static ptrdiff_t group_range(void *ctx, const uint8_t *p, const uint8_t *end,
     const uint8_t *key = p;
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED; /* validated */
-    fi = pbci_find_field(g->type, f.tag >> 3);
-    if (fi == NULL || !(fi->flags & PBCI_FIELD_GROUP) || fi->slot != g->group ||
-        fi->number == g->member) {
-      continue;
-    }
+    fi = group_member(g->type, g->group, f.tag);
+    if (fi == NULL || fi->number == g->member) continue;
     g->member = fi->number; /* a run starts */
     if (fi->sub != NULL) {  /* not a oneof's scalar */
       const PbciList run = run_list(g->type, fi, key, end, from);
@@ -593,16 +610,9 @@ static ptrdiff_t size_first_run(const PbciMessage *type, const PbciRun *run,
     child = run_list(type, fi, run->key, run->end, NULL);
   } else {
     PbciField f;
-    after_first.type = list->type;
-    after_first.group = list->group;
-    after_first.member = list->member;
-    after_first.fn = NULL; /* level_resume sets its own */
-    after_first.ctx = NULL;
+    after_first = list_level(list, last, NULL, NULL); /* level_resume sets fn */
     after_first.next = pbci_next_field(list->p, list->end, &f);
     if (after_first.next == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    after_first.end = list->end;
-    after_first.last = last;
-    after_first.outer = list->outer;
     child = run_list(type, fi, run->key, run->end, &after_first);
   }
   return measure_list(fi->sub, &child, size, depth + 1);
