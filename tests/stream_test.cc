@@ -314,6 +314,41 @@ TEST(Stream, RegressionDecodeBufferIsBounded) {
   });
 }
 
+// The reader grows its decode buffer by doubling and decodes again, with no
+// sizing pass (whose time is not linear on every merged input): the buffer
+// ends at least what the message needs and under twice that (or the first
+// try's twice the wire size plus 4 KiB), and the message decodes as unpack
+// decodes it into a buffer of exactly unpacked_size bytes.
+TEST(Stream, DecodeBufferDoublesUntilTheMessageFits) {
+  for (int parts : {10, 2000, 20000}) {
+    std::string merged;
+    for (int i = 0; i < parts; i++) merged += std::string("\x0a\x02\x20\x01", 4);
+    const auto* wire = reinterpret_cast<const uint8_t*>(merged.data());
+    const ptrdiff_t need = iter__merge3__outer3__iter_unpacked_size(wire, merged.size());
+    ASSERT_GT(need, 0);
+    std::vector<uint8_t> exact(static_cast<size_t>(need));
+    ASSERT_EQ(iter__merge3__outer3__iter_unpack(wire, merged.size(), exact.data(),
+                                                exact.size()),
+              need);
+    const auto* expected = reinterpret_cast<const Iter__Merge3__Outer3*>(exact.data());
+    ForEachSource(Delimited(merged), [&](ProtobufCIterReader* r, const char* kind) {
+      void* msg;
+      ASSERT_EQ(protobuf_c_iter_reader_next(r, &iter__merge3__outer3__iter_type, nullptr,
+                                            &msg, nullptr),
+                1)
+          << kind << " " << parts;
+      const size_t first = 2 * merged.size() + 4096;
+      EXPECT_GE(r->buf_cap, static_cast<size_t>(need)) << kind << " " << parts;
+      EXPECT_LT(r->buf_cap, std::max(2 * static_cast<size_t>(need), first + 1))
+          << kind << " " << parts;
+      const auto* got = static_cast<Iter__Merge3__Outer3*>(msg);
+      ASSERT_NE(got->sub, nullptr);
+      ASSERT_EQ(got->sub->base.n_unknown_fields, expected->sub->base.n_unknown_fields);
+      EXPECT_EQ(got->sub->base.n_unknown_fields, static_cast<unsigned>(parts));
+    });
+  }
+}
+
 // The input buffer doubled past max_message_size plus the prefix, the bound
 // stream.h gives: under a 70,000-byte limit a 69,980-byte message took a
 // 128 KiB buffer, and under a 100-byte limit every reader took 64 KiB.

@@ -169,42 +169,35 @@ static int grow_buffer(ProtobufCIterReader *r, size_t cap) {
   return 0;
 }
 
-/* Decodes [data, data + len) into the reader's buffer, growing it (within
- * max_buffer_size) when it is too small: to the size unpacked_size says,
- * at least doubling. For a message that does not decode, the buffer grows
- * until unpack itself fails for another reason, so that the status names
- * the first fault in input order, as unpack reports it. */
+/* Decodes [data, data + len) into the reader's buffer, at least doubling
+ * it (within max_buffer_size) each time unpack runs out of room, starting
+ * from twice the wire size plus 4 KiB. It never asks unpacked_size: unpack
+ * is linear in len on every input, while sizing some merged inputs costs
+ * more (docs/SECURITY.md, Time). A try that runs out of room stops there, so
+ * a message costs at most one decode per doubling, and the buffer ends under
+ * twice what the message needs (or the first try's size). The status of a
+ * message that does not decode is unpack's: its first fault in input order,
+ * or TOO_LARGE when the buffer reached its limit before the fault. */
 static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
                         const uint8_t *data, size_t len,
                         const ProtobufCIterOptions *opts,
                         ProtobufCIterStatus *status) {
-  ptrdiff_t n =
-      protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap, opts, status);
-  ptrdiff_t size;
-  size_t want;
-  if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
-  size = protobuf_c_iter_unpacked_size(type, data, len, opts, status);
-  /* A failing message: first try its wire size's worth more. */
-  want = size >= 0 ? (size_t)size : add_sat(r->buf_cap, add_sat(len, 4096));
+  const size_t first = add_sat(add_sat(len, len), 4096);
   for (;;) {
-    size_t cap = r->buf_cap <= SIZE_MAX / 2 && r->buf_cap * 2 > want
-                     ? r->buf_cap * 2
-                     : want;
+    ptrdiff_t n = protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap,
+                                         opts, status);
+    size_t cap;
     int rc;
+    if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
+    cap = add_sat(r->buf_cap, r->buf_cap);
+    if (cap < first) cap = first;
     if (cap > r->max_buffer_size) cap = r->max_buffer_size;
-    if (cap < want || cap <= r->buf_cap) {
-      /* Over the limit. A failing message gets unpacked_size's report. */
-      if (size < 0)
-        return protobuf_c_iter_unpacked_size(type, data, len, opts, status);
+    if (cap <= r->buf_cap) {
       return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, 0,
                           "decoding needs more than max_buffer_size");
     }
     rc = grow_buffer(r, cap);
     if (rc < 0) return stream_error(status, rc, 0, "the allocator failed");
-    n = protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap, opts,
-                               status);
-    if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY || size >= 0) return n;
-    want = add_sat(r->buf_cap, r->buf_cap);
   }
 }
 

@@ -3,7 +3,11 @@
  * its length as a varint, as libprotobuf's writeDelimitedTo() and
  * parseDelimitedFrom() (Java) or SerializeDelimitedToOstream() (C++) frame
  * them. The reader decodes every message into one reused buffer, growing it
- * with the given allocator only when a message needs more room.
+ * with the given allocator only when a message needs more room: to at least
+ * twice its size (twice the message's wire size plus 4 KiB at first), then
+ * decoding again. It never runs a sizing pass, so each message costs time
+ * linear in its length on every input, and the buffer stays under twice the
+ * largest need (or that first size).
  *
  *   ProtobufCIterReader r;
  *   void *msg;
