@@ -1,28 +1,85 @@
 # Finds what building protobuf-c-iter and generated code needs:
-#   protobuf::protoc, protobuf::libprotobuf, protobuf::libprotoc (FindProtobuf)
-#   protobuf-c::protobuf-c     (protobuf-c's CMake config, else pkg-config)
-#   PROTOBUF_C_ITER_PROTOC_GEN_C (protoc-c's plugin, protoc-gen-c)
+#   protobuf::protoc, protobuf::libprotobuf, protobuf::libprotoc
+#       from protobuf's CMake package when it has one (protobuf >= 22 needs
+#       it: its targets carry the abseil libraries), else CMake's FindProtobuf
+#   protobuf-c::protobuf-c     (protobuf-c's CMake package, else pkg-config)
+#   PROTOBUF_C_ITER_PROTOC_GEN_C (protoc-c's plugin: protoc-gen-c or protoc-c)
+#   PROTOBUF_C_ITER_PROTOBUF_INCLUDE (the directory holding the
+#       google/protobuf/*.proto of the protoc found; give it to protoc before
+#       any other system directory, so that descriptor.proto always matches)
 #   PROTOBUF_C_ITER_PROTO_INCLUDE (directory holding protobuf-c/protobuf-c.proto)
-#   Protobuf_INCLUDE_DIR (FindProtobuf's cache entry: google/protobuf/*.proto)
+#   PROTOBUF_C_ITER_PROTOC_VERSION (what `protoc --version` says, e.g. 36.0)
+# A protoc of one version with a libprotobuf of another is a configure error.
 include_guard(GLOBAL)
 
-find_package(Protobuf REQUIRED)
+if(NOT TARGET protobuf::libprotobuf)
+  find_package(Protobuf CONFIG QUIET)
+  if(NOT Protobuf_FOUND)
+    find_package(Protobuf MODULE REQUIRED)
+  endif()
+endif()
 if(NOT TARGET protobuf::protoc)
   message(FATAL_ERROR "protoc not found: install protobuf-compiler")
+endif()
+if(NOT TARGET protobuf::libprotoc)
+  message(FATAL_ERROR "libprotoc not found: install libprotoc-dev")
 endif()
 # With add_subdirectory, protobuf_c_iter_generate() runs in the parent's
 # directories: the imported targets must be visible there. Targets a parent
 # created are visible already, and CMake only lets the creating directory
 # promote them.
 foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc)
-  if(TARGET ${t})
-    get_target_property(global ${t} IMPORTED_GLOBAL)
-    get_target_property(created_in ${t} SOURCE_DIR)
-    if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
-      set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)
-    endif()
+  get_target_property(global ${t} IMPORTED_GLOBAL)
+  get_target_property(created_in ${t} SOURCE_DIR)
+  if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)
   endif()
 endforeach()
+
+# protoc and libprotobuf must be one release: a plugin built against one
+# libprotoc reads what another protoc sends, and descriptor.proto must be the
+# library's. protoc says "libprotoc 3.21.12" or "libprotoc 36.0"; the library
+# is 3.21.12 or 6.36.0 (its major version differs from protoc's since 22).
+get_target_property(_pbci_protoc protobuf::protoc LOCATION)
+execute_process(COMMAND "${_pbci_protoc}" --version
+                OUTPUT_VARIABLE _pbci_out RESULT_VARIABLE _pbci_rc
+                ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REGEX MATCH "[0-9]+(\\.[0-9]+)+" PROTOBUF_C_ITER_PROTOC_VERSION "${_pbci_out}")
+if(NOT _pbci_rc EQUAL 0 OR NOT PROTOBUF_C_ITER_PROTOC_VERSION)
+  message(FATAL_ERROR "${_pbci_protoc} --version failed: '${_pbci_out}'")
+endif()
+set(_pbci_lib_version "${Protobuf_VERSION}")
+string(REPLACE "." "\\." _pbci_escaped "${PROTOBUF_C_ITER_PROTOC_VERSION}")
+if(_pbci_lib_version AND NOT _pbci_lib_version MATCHES "(^|\\.)${_pbci_escaped}$")
+  message(FATAL_ERROR
+    "protoc ${_pbci_protoc} is ${PROTOBUF_C_ITER_PROTOC_VERSION}, but the "
+    "protobuf library found is ${_pbci_lib_version}: they must be one release. "
+    "Point CMAKE_PREFIX_PATH at one protobuf installation (or set "
+    "Protobuf_PROTOC_EXECUTABLE / Protobuf_DIR to match).")
+endif()
+
+# google/protobuf/descriptor.proto of that protoc: installed beside it
+# (PREFIX/bin/protoc, PREFIX/include), else wherever the library's headers are.
+get_filename_component(_pbci_prefix "${_pbci_protoc}" DIRECTORY)
+get_filename_component(_pbci_prefix "${_pbci_prefix}" DIRECTORY)
+get_target_property(_pbci_dirs protobuf::libprotobuf INTERFACE_INCLUDE_DIRECTORIES)
+set(PROTOBUF_C_ITER_PROTOBUF_INCLUDE "")
+foreach(dir "${_pbci_prefix}/include" ${_pbci_dirs} ${Protobuf_INCLUDE_DIRS})
+  if(NOT PROTOBUF_C_ITER_PROTOBUF_INCLUDE AND
+     EXISTS "${dir}/google/protobuf/descriptor.proto")
+    get_filename_component(PROTOBUF_C_ITER_PROTOBUF_INCLUDE "${dir}" REALPATH)
+  endif()
+endforeach()
+if(NOT PROTOBUF_C_ITER_PROTOBUF_INCLUDE)
+  message(FATAL_ERROR "google/protobuf/descriptor.proto not found beside "
+                      "${_pbci_protoc} nor the protobuf headers: install libprotobuf-dev")
+endif()
+# Cache entries, so that they are also set in the directories of
+# add_subdirectory users.
+set(PROTOBUF_C_ITER_PROTOBUF_INCLUDE "${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}"
+    CACHE INTERNAL "google/protobuf/*.proto of the protoc found")
+set(PROTOBUF_C_ITER_PROTOC_VERSION "${PROTOBUF_C_ITER_PROTOC_VERSION}"
+    CACHE INTERNAL "protoc's version")
 
 if(NOT TARGET protobuf-c::protobuf-c)
   find_package(protobuf-c CONFIG QUIET)
@@ -33,15 +90,30 @@ if(NOT TARGET protobuf-c::protobuf-c)
   add_library(protobuf-c::protobuf-c INTERFACE IMPORTED GLOBAL)
   target_link_libraries(protobuf-c::protobuf-c INTERFACE PkgConfig::PROTOBUF_C)
 endif()
+get_target_property(_pbci_c_dirs protobuf-c::protobuf-c INTERFACE_INCLUDE_DIRECTORIES)
+if(NOT _pbci_c_dirs)
+  set(_pbci_c_dirs "")
+endif()
 
+# protoc-c's plugin: protobuf-c >= 1.5 installs protoc-gen-c only; 1.4 also
+# protoc-c. Looked for beside protobuf-c's headers first.
+set(_pbci_hints)
+foreach(dir ${_pbci_c_dirs} ${PROTOBUF_C_INCLUDE_DIRS})
+  if(dir MATCHES "^/")
+    get_filename_component(dir "${dir}/../bin" ABSOLUTE)
+    list(APPEND _pbci_hints "${dir}")
+  endif()
+endforeach()
 find_program(PROTOBUF_C_ITER_PROTOC_GEN_C NAMES protoc-gen-c protoc-c
+             HINTS ${_pbci_hints}
              DOC "protoc-c's protoc plugin (package protobuf-c-compiler)")
 if(NOT PROTOBUF_C_ITER_PROTOC_GEN_C)
   message(FATAL_ERROR "protoc-gen-c not found: install protobuf-c-compiler")
 endif()
 
 find_path(PROTOBUF_C_ITER_PROTO_INCLUDE protobuf-c/protobuf-c.proto
-          HINTS ${PROTOBUF_C_INCLUDE_DIRS} ${Protobuf_INCLUDE_DIRS}
+          HINTS ${_pbci_c_dirs} ${PROTOBUF_C_INCLUDE_DIRS}
+                ${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}
           DOC "directory containing protobuf-c/protobuf-c.proto")
 if(NOT PROTOBUF_C_ITER_PROTO_INCLUDE)
   message(FATAL_ERROR "protobuf-c/protobuf-c.proto not found: install libprotobuf-c-dev")

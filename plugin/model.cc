@@ -79,8 +79,7 @@ std::string LabelName(const FieldDescriptor* field) {
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     return "oneof " + oneof->name() + ":";
   }
-  if (field->file()->syntax() == FileDescriptor::SYNTAX_PROTO3) return "";
-  return "optional";
+  return field->has_optional_keyword() ? "optional" : "";
 }
 
 std::string Comment(const FieldDescriptor* field) {

@@ -251,8 +251,10 @@ std::string FieldMemberName(const FieldDescriptor* field) {
 }
 
 std::string HasMemberName(const FieldDescriptor* field) {
-  if (field->file()->syntax() == FileDescriptor::SYNTAX_PROTO3 ||
-      field->is_repeated() || field->is_required() ||
+  // protoc-c gives has_ to proto2's optional scalars and bytes: the fields
+  // with presence that are not oneof members, messages or strings (proto3
+  // `optional` is refused by ValidateField).
+  if (!field->has_presence() || field->is_repeated() || field->is_required() ||
       field->containing_oneof() != nullptr ||
       field->type() == FieldDescriptor::TYPE_MESSAGE ||
       (field->type() == FieldDescriptor::TYPE_STRING &&
