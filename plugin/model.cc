@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "compat.h"
 #include "names.h"
 #include "options.h"
 #include "predict.h"
@@ -77,13 +78,16 @@ std::string LabelName(const FieldDescriptor* field) {
   if (field->is_repeated()) return "repeated";
   if (field->is_required()) return "required";
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
-    return "oneof " + oneof->name() + ":";
+    return "oneof " + std::string(oneof->name()) + ":";
   }
-  return field->has_optional_keyword() ? "optional" : "";
+  // Fields without presence are proto3's; a message field has presence in
+  // both syntaxes.
+  if (!field->has_presence() || IsProto3(field->file())) return "";
+  return "optional";
 }
 
 std::string Comment(const FieldDescriptor* field) {
-  std::string type = field->type_name();
+  std::string type(field->type_name());
   if (field->type() == FieldDescriptor::TYPE_MESSAGE) {
     type = field->message_type()->full_name();
   } else if (field->type() == FieldDescriptor::TYPE_ENUM) {
@@ -91,8 +95,8 @@ std::string Comment(const FieldDescriptor* field) {
   }
   std::string label = LabelName(field);
   if (!label.empty()) label += " ";
-  std::string comment = label + type + " " + field->name() + " = " +
-                        std::to_string(field->number());
+  std::string comment = label + type + " " + std::string(field->name()) +
+                        " = " + std::to_string(field->number());
   if (field->is_packed()) comment += " [packed]";
   return comment;
 }
@@ -223,7 +227,8 @@ std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message) {
     todo.pop_back();
     for (int i = 0; i < d->field_count(); i++) {
       const FieldDescriptor* field = d->field(i);
-      AddFieldBoundTerms(BuildField(field), d->full_name(), &terms);
+      AddFieldBoundTerms(BuildField(field), std::string(d->full_name()),
+                         &terms);
       const Descriptor* sub = field->message_type();
       if (sub != nullptr && seen.insert(sub).second) todo.push_back(sub);
     }
@@ -297,7 +302,7 @@ void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
   for (int i = 0; i < message->field_count(); i++) {
     const Descriptor* sub = message->field(i)->message_type();
     if (sub == nullptr || sub->file() == message->file()) continue;
-    const std::string header = IterHeaderName(sub->file()->name());
+    const std::string header = IterHeaderName(std::string(sub->file()->name()));
     auto& deps = model->dep_iter_headers;
     if (std::find(deps.begin(), deps.end(), header) == deps.end()) {
       deps.push_back(header);
@@ -314,10 +319,10 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
                     std::string* error) {
   if (!ValidateFile(file, error)) return false;
   model->proto_name = file->name();
-  model->iter_header = IterHeaderName(file->name());
-  model->iter_source = IterSourceName(file->name());
-  model->header_guard = HeaderGuard(file->name());
-  model->pbc_header = PbcHeaderName(file->name());
+  model->iter_header = IterHeaderName(std::string(file->name()));
+  model->iter_source = IterSourceName(std::string(file->name()));
+  model->header_guard = HeaderGuard(std::string(file->name()));
+  model->pbc_header = PbcHeaderName(std::string(file->name()));
   for (int i = 0; i < file->message_type_count(); i++) {
     AddMessages(file->message_type(i), &model->messages);
     AddDependencyHeaders(file->message_type(i), model);

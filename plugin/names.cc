@@ -187,22 +187,25 @@ std::string CFullName(const std::string& full_name,
   const FileOptionsView options = ReadFileOptions(file);
   if (!options.has_c_package) return full_name;
   std::string relative = full_name;
-  const std::string& package = file->package();
+  const std::string package = std::string(file->package());
   if (!package.empty()) relative = full_name.substr(package.size() + 1);
   if (options.c_package.empty()) return relative;
   return options.c_package + "." + relative;
 }
 
 std::string MessageStructName(const Descriptor* message) {
-  return FullNameToC(CFullName(message->full_name(), message->file()));
+  return FullNameToC(
+      CFullName(std::string(message->full_name()), message->file()));
 }
 
 std::string MessageLowerName(const Descriptor* message) {
-  return FullNameToLower(CFullName(message->full_name(), message->file()));
+  return FullNameToLower(
+      CFullName(std::string(message->full_name()), message->file()));
 }
 
 std::string MessageInitMacro(const Descriptor* message) {
-  return FullNameToUpper(CFullName(message->full_name(), message->file())) +
+  return FullNameToUpper(
+             CFullName(std::string(message->full_name()), message->file())) +
          "__INIT";
 }
 
@@ -232,7 +235,7 @@ IterSymbols MessageIterSymbols(const Descriptor* message) {
 }
 
 std::string EnumTypeName(const EnumDescriptor* e) {
-  return FullNameToC(CFullName(e->full_name(), e->file()));
+  return FullNameToC(CFullName(std::string(e->full_name()), e->file()));
 }
 
 bool IsProtocCKeyword(const std::string& lower_name) {
@@ -273,14 +276,15 @@ std::string CapacityLocalName(const FieldDescriptor* field) {
 }
 
 std::string OneofCaseMember(const OneofDescriptor* oneof) {
-  return CamelToLower(oneof->name()) + "_case";
+  return CamelToLower(std::string(oneof->name())) + "_case";
 }
 
 std::string OneofCaseValue(const FieldDescriptor* field) {
   const Descriptor* message = field->containing_type();
-  return FullNameToUpper(CFullName(message->full_name(), message->file())) +
-         "__" + CamelToUpper(field->containing_oneof()->name()) + "_" +
-         CamelToUpper(field->name());
+  return FullNameToUpper(
+             CFullName(std::string(message->full_name()), message->file())) +
+         "__" + CamelToUpper(std::string(field->containing_oneof()->name())) +
+         "_" + CamelToUpper(std::string(field->name()));
 }
 
 std::string StripProto(const std::string& filename) {

@@ -15,7 +15,7 @@ using google::protobuf::FileDescriptor;
 
 // protoc puts the file's name before a plugin's error.
 std::string FieldError(const FieldDescriptor* field, const std::string& what) {
-  return "field " + field->full_name() + ": " + what;
+  return "field " + std::string(field->full_name()) + ": " + what;
 }
 
 // The runtime's headers, which every generated header includes, declare C
@@ -41,7 +41,8 @@ bool ValidateTypeName(const std::string& what, const std::string& full_name,
 
 bool ValidateEnum(const google::protobuf::EnumDescriptor* e,
                   std::string* error) {
-  return ValidateTypeName("enum", e->full_name(), EnumTypeName(e), error);
+  return ValidateTypeName("enum", std::string(e->full_name()), EnumTypeName(e),
+                          error);
 }
 
 bool ValidateField(const FieldDescriptor* field, std::string* error) {
@@ -86,9 +87,9 @@ bool ValidateMembers(const Descriptor* message, std::string* error) {
   auto claim = [&](const std::string& member, const std::string& by) {
     auto inserted = owner.emplace(member, by);
     if (inserted.second) return true;
-    *error = "message " + message->full_name() + ": C member '" + member +
-             "' of " + by + " collides with " + inserted.first->second +
-             " in protoc-c's struct";
+    *error = "message " + std::string(message->full_name()) + ": C member '" +
+             member + "' of " + by + " collides with " +
+             inserted.first->second + " in protoc-c's struct";
     return false;
   };
   if (!claim(ReadMessageOptions(message).base_field_name,
@@ -97,11 +98,12 @@ bool ValidateMembers(const Descriptor* message, std::string* error) {
   }
   for (int i = 0; i < message->oneof_decl_count(); i++) {
     const auto* oneof = message->oneof_decl(i);
-    if (!claim(OneofCaseMember(oneof), "oneof " + oneof->name())) return false;
+    if (!claim(OneofCaseMember(oneof), "oneof " + std::string(oneof->name())))
+      return false;
   }
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
-    const std::string by = "field " + field->name();
+    const std::string by = "field " + std::string(field->name());
     for (const std::string& member :
          {FieldMemberName(field), HasMemberName(field),
           CountMemberName(field)}) {
@@ -112,7 +114,7 @@ bool ValidateMembers(const Descriptor* message, std::string* error) {
 }
 
 bool ValidateMessage(const Descriptor* message, std::string* error) {
-  if (!ValidateTypeName("message", message->full_name(),
+  if (!ValidateTypeName("message", std::string(message->full_name()),
                         MessageStructName(message), error)) {
     return false;
   }
