@@ -24,8 +24,8 @@ function(pbci_add_cpp_protos)
     add_custom_command(
       OUTPUT ${out}/${base}.pb.cc ${out}/${base}.pb.h
       COMMAND ${CMAKE_COMMAND} -E make_directory ${out}
-      COMMAND protobuf::protoc -I${root} -I${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}
-              -I${PROTOBUF_C_ITER_PROTO_INCLUDE} --cpp_out=${out} ${abs}
+      COMMAND protobuf::protoc -I${root} ${PROTOBUF_C_ITER_PROTOC_INCLUDES}
+              --cpp_out=${out} ${abs}
       DEPENDS ${abs}
       COMMENT "protoc --cpp_out ${rel}" VERBATIM)
   endforeach()

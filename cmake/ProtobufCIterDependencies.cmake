@@ -9,6 +9,10 @@
 #       any other system directory, so that descriptor.proto always matches)
 #   PROTOBUF_C_ITER_PROTO_INCLUDE (directory holding protobuf-c/protobuf-c.proto)
 #   PROTOBUF_C_ITER_PROTOC_VERSION (what `protoc --version` says, e.g. 36.0)
+#   PROTOBUF_C_ITER_PROTOC_INCLUDES (protoc's -I arguments for both: protobuf-c/
+#       mapped to the protobuf-c found, then the protobuf include directory;
+#       either directory may be /usr/include holding another release's copy
+#       of the other's files)
 # A protoc of one version with a libprotobuf of another is a configure error.
 include_guard(GLOBAL)
 
@@ -118,3 +122,7 @@ find_path(PROTOBUF_C_ITER_PROTO_INCLUDE protobuf-c/protobuf-c.proto
 if(NOT PROTOBUF_C_ITER_PROTO_INCLUDE)
   message(FATAL_ERROR "protobuf-c/protobuf-c.proto not found: install libprotobuf-c-dev")
 endif()
+set(PROTOBUF_C_ITER_PROTOC_INCLUDES
+    -Iprotobuf-c=${PROTOBUF_C_ITER_PROTO_INCLUDE}/protobuf-c
+    -I${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}
+    CACHE INTERNAL "protoc's -I arguments for protobuf and protobuf-c's protos")

@@ -52,10 +52,7 @@ function(protobuf_c_iter_generate)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     list(APPEND includes -I${dir})
   endforeach()
-  # protoc's own descriptor.proto before protobuf-c.proto's directory, which
-  # may be /usr/include with another protobuf's copy.
-  list(APPEND includes -I${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}
-       -I${PROTOBUF_C_ITER_PROTO_INCLUDE})
+  list(APPEND includes ${PROTOBUF_C_ITER_PROTOC_INCLUDES})
   list(REMOVE_DUPLICATES includes)
 
   set(c_out)

@@ -101,15 +101,59 @@ std::string Comment(const FieldDescriptor* field) {
   return comment;
 }
 
-// protoc-c's X__INIT sets each oneof's union with { 0 }, which initialises
-// the union's first member, the oneof's first field: a ProtobufCBinaryData
-// struct for bytes (and strings stored as bytes).
+bool StoredAsBytes(const FieldDescriptor* field) {
+  return field->type() == FieldDescriptor::TYPE_BYTES ||
+         (field->type() == FieldDescriptor::TYPE_STRING &&
+          ReadStringAsBytes(field));
+}
+
+// protoc-c 1.5's place of a oneof member in its union: by this rank, then
+// by name (MessageGenerator::GetOneofUnionOrder).
+int UnionRank(const FieldDescriptor* field) {
+  switch (field->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING:
+      return field->type() == FieldDescriptor::TYPE_BYTES ? 1 : 4;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      return 2;
+    case FieldDescriptor::CPPTYPE_INT64:
+    case FieldDescriptor::CPPTYPE_UINT64:
+      return 3;
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      return 5;
+    case FieldDescriptor::CPPTYPE_FLOAT:
+      return 6;
+    case FieldDescriptor::CPPTYPE_INT32:
+    case FieldDescriptor::CPPTYPE_UINT32:
+      return 7;
+    case FieldDescriptor::CPPTYPE_ENUM:
+      return 8;
+    default:
+      return 9;
+  }
+}
+
+// Whether protoc-c's X__INIT sets a oneof's union with a flat { 0 } while
+// the union's first member is a ProtobufCBinaryData struct. protoc-c 1.4
+// puts the oneof's first field first and always writes { 0 }; 1.5 sorts the
+// members (UnionRank, then name) and writes { { 0 } } only when the oneof
+// has a bytes field (which then comes first), so a string stored as bytes
+// that sorts first is set flat. The generated file must not depend on which
+// protoc-c ran, so either counts.
 bool InitSetsAStructFlat(const Descriptor* message) {
   for (int i = 0; i < message->real_oneof_decl_count(); i++) {
-    const FieldDescriptor* first = message->oneof_decl(i)->field(0);
-    if (first->type() == FieldDescriptor::TYPE_BYTES ||
-        (first->type() == FieldDescriptor::TYPE_STRING &&
-         ReadStringAsBytes(first))) {
+    const google::protobuf::OneofDescriptor* oneof = message->oneof_decl(i);
+    const FieldDescriptor* sorted_first = oneof->field(0);
+    for (int j = 1; j < oneof->field_count(); j++) {
+      const FieldDescriptor* f = oneof->field(j);
+      const int rank = UnionRank(f), first_rank = UnionRank(sorted_first);
+      if (rank < first_rank ||
+          (rank == first_rank && f->name() < sorted_first->name())) {
+        sorted_first = f;
+      }
+    }
+    if (StoredAsBytes(oneof->field(0)) ||
+        (StoredAsBytes(sorted_first) &&
+         sorted_first->type() != FieldDescriptor::TYPE_BYTES)) {
       return true;
     }
   }

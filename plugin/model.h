@@ -150,9 +150,9 @@ struct MessageModel {
   // message_init (gen_init_helpers = false, the message's or inherited:
   // MessageOptionsView).
   bool init_value = false;
-  // Whether protoc-c's X__INIT sets a oneof's union whose first member is
-  // a struct (bytes) with a flat { 0 }, which gcc's -Wmissing-braces flags
-  // wherever the macro is expanded.
+  // Whether protoc-c's X__INIT (1.4's or 1.5's) may set a oneof's union
+  // whose first member is a struct (bytes) with a flat { 0 }, which gcc's
+  // -Wmissing-braces flags wherever the macro is expanded.
   bool init_flat_union = false;
   // x__iter_unpacked_size_bound's K: the largest of these terms, over the
   // fields of every message type this one can reach (bound.h).

@@ -7,6 +7,13 @@
 
 #include "options.pb-iter.h"
 
+/* protoc-c's X__INIT macros set a oneof's union with { 0 }; where the
+ * union's first member is a struct (bytes), gcc's -Wmissing-braces flags
+ * each expansion, here as in protoc-c's own .pb-c.c. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
+
 #include <string.h>
 
 #include <protobuf-c-iter/internal/decode.h>

@@ -3,7 +3,7 @@ set(out ${CMAKE_CURRENT_BINARY_DIR}/no_generate_out)
 file(REMOVE_RECURSE ${out})
 file(MAKE_DIRECTORY ${out})
 execute_process(
-  COMMAND ${PROTOC} -I${DIR} -I${PROTOBUF_INCLUDE} -I${PROTO_INCLUDE} --plugin=protoc-gen-iter=${PLUGIN}
+  COMMAND ${PROTOC} -I${DIR} ${INCLUDES} --plugin=protoc-gen-iter=${PLUGIN}
           --iter_out=${out} ${DIR}/nogen.proto
   RESULT_VARIABLE rc ERROR_VARIABLE stderr)
 if(NOT rc EQUAL 0)
