@@ -40,6 +40,15 @@ foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc)
   endif()
 endforeach()
 
+# FindProtobuf's targets (CMake's module, which a parent project may have
+# used) link no abseil, which protobuf 22 (library 4.22) and newer need.
+if(Protobuf_VERSION VERSION_GREATER_EQUAL 4.22 AND NOT Protobuf_CONFIG)
+  message(FATAL_ERROR
+    "protobuf ${Protobuf_VERSION} was found by CMake's FindProtobuf, whose "
+    "targets lack the abseil libraries it needs: find it with "
+    "find_package(Protobuf CONFIG) (or -DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON).")
+endif()
+
 # protoc and libprotobuf must be one release: a plugin built against one
 # libprotoc reads what another protoc sends, and descriptor.proto must be the
 # library's. protoc says "libprotoc 3.21.12" or "libprotoc 36.0"; the library

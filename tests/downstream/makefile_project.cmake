@@ -2,6 +2,12 @@
 execute_process(COMMAND ${CMAKE_COMMAND} -E rm -rf ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(ENV{PKG_CONFIG_PATH} ${PREFIX}/lib/pkgconfig)
+# The releases the project was built against, before the system's.
+string(REPLACE ":" ";" upstream "$ENV{CMAKE_PREFIX_PATH}")
+foreach(dir IN LISTS upstream)
+  set(ENV{PKG_CONFIG_PATH} "$ENV{PKG_CONFIG_PATH}:${dir}/lib/pkgconfig")
+  set(ENV{PATH} "${dir}/bin:$ENV{PATH}")
+endforeach()
 execute_process(
   COMMAND make -C ${EXAMPLE} OUT=${WORK}/gen BIN=${WORK}/hello
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -16,7 +16,10 @@ int main(void) {
 file(WRITE ${WORK}/src/CMakeLists.txt "
 cmake_minimum_required(VERSION 3.21)
 project(parent C CXX)
-find_package(Protobuf REQUIRED)
+find_package(Protobuf CONFIG QUIET)
+if(NOT Protobuf_FOUND)
+  find_package(Protobuf REQUIRED)
+endif()
 add_subdirectory(${PROJECT_COPY} pbci EXCLUDE_FROM_ALL)
 add_executable(app main.c)
 protobuf_c_iter_generate(TARGET app PROTOS m.proto)
