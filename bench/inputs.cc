@@ -6,6 +6,8 @@
 
 #include <google/protobuf/descriptor.pb.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -52,9 +54,17 @@ class Rng {
   uint64_t state_ = 20261130;
 };
 
+// The inputs are built here, so a failure to serialize one is a bug.
+void Check(bool serialized) {
+  if (!serialized) {
+    std::fprintf(stderr, "bench: serializing an input failed\n");
+    std::abort();
+  }
+}
+
 std::string Wire(const google::protobuf::Message& m) {
   std::string s;
-  m.SerializeToString(&s);
+  Check(m.SerializeToString(&s));
   return s;
 }
 
@@ -189,7 +199,7 @@ std::string MapsWire(Rng* rng) {
   google::protobuf::io::StringOutputStream stream(&s);
   google::protobuf::io::CodedOutputStream coded(&stream);
   coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
+  Check(m.SerializeToCodedStream(&coded));
   coded.Trim();
   return s;
 }

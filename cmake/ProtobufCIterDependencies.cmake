@@ -52,7 +52,8 @@ endif()
 # protoc and libprotobuf must be one release: a plugin built against one
 # libprotoc reads what another protoc sends, and descriptor.proto must be the
 # library's. protoc says "libprotoc 3.21.12" or "libprotoc 36.0"; the library
-# is 3.21.12 or 6.36.0 (its major version differs from protoc's since 22).
+# is 3.21.12, or 36.0.0 (its CMake package) or 6.36.0 (its headers: the C++
+# library's major version differs from protoc's since 22).
 get_target_property(_pbci_protoc protobuf::protoc LOCATION)
 execute_process(COMMAND "${_pbci_protoc}" --version
                 OUTPUT_VARIABLE _pbci_out RESULT_VARIABLE _pbci_rc
@@ -63,7 +64,8 @@ if(NOT _pbci_rc EQUAL 0 OR NOT PROTOBUF_C_ITER_PROTOC_VERSION)
 endif()
 set(_pbci_lib_version "${Protobuf_VERSION}")
 string(REPLACE "." "\\." _pbci_escaped "${PROTOBUF_C_ITER_PROTOC_VERSION}")
-if(_pbci_lib_version AND NOT _pbci_lib_version MATCHES "(^|\\.)${_pbci_escaped}$")
+if(_pbci_lib_version AND
+   NOT _pbci_lib_version MATCHES "(^|\\.)${_pbci_escaped}(\\.0)?$")
   message(FATAL_ERROR
     "protoc ${_pbci_protoc} is ${PROTOBUF_C_ITER_PROTOC_VERSION}, but the "
     "protobuf library found is ${_pbci_lib_version}: they must be one release. "

@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <memory>
+
+#include "compat.h"  // the plugin's
 
 namespace pbci_test {
 namespace {
@@ -46,10 +49,19 @@ std::string PickString(std::mt19937* rng, bool utf8) {
   return s;
 }
 
+// The plugin's version-neutral test (compat.h), remembered per file: it
+// copies the file, and is asked for every value.
+bool IsProto3File(const google::protobuf::FileDescriptor* file) {
+  thread_local std::map<const google::protobuf::FileDescriptor*, bool> known;
+  auto it = known.find(file);
+  if (it == known.end())
+    it = known.emplace(file, protobuf_c_iter::IsProto3(file)).first;
+  return it->second;
+}
+
 int PickEnum(const FieldDescriptor* f, std::mt19937* rng) {
   const auto* e = f->enum_type();
-  if (e->file()->syntax() == google::protobuf::FileDescriptor::SYNTAX_PROTO3 &&
-      (*rng)() % 5 == 0) {
+  if (IsProto3File(e->file()) && (*rng)() % 5 == 0) {
     return static_cast<int>((*rng)() % 1000) - 500;  // open enum: any value
   }
   return e->value(static_cast<int>((*rng)() % e->value_count()))->number();
@@ -103,9 +115,8 @@ void PutOne(Message* m, const FieldDescriptor* f, std::mt19937* rng,
     }
     case FieldDescriptor::CPPTYPE_STRING: {
       // proto3 strings must be valid UTF-8 for libprotobuf.
-      const bool utf8 = f->type() == FieldDescriptor::TYPE_STRING &&
-                        f->file()->syntax() ==
-                            google::protobuf::FileDescriptor::SYNTAX_PROTO3;
+      const bool utf8 =
+          f->type() == FieldDescriptor::TYPE_STRING && IsProto3File(f->file());
       std::string v = PickString(rng, utf8);
       add ? r->AddString(m, f, v) : r->SetString(m, f, v);
       break;
