@@ -28,17 +28,6 @@ endif()
 if(NOT TARGET protobuf::libprotoc)
   message(FATAL_ERROR "libprotoc not found: install libprotoc-dev")
 endif()
-# With add_subdirectory, protobuf_c_iter_generate() runs in the parent's
-# directories: the imported targets must be visible there. Targets a parent
-# created are visible already, and CMake only lets the creating directory
-# promote them.
-foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc)
-  get_target_property(global ${t} IMPORTED_GLOBAL)
-  get_target_property(created_in ${t} SOURCE_DIR)
-  if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
-    set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)
-  endif()
-endforeach()
 
 # FindProtobuf's targets (CMake's module, which a parent project may have
 # used) link no abseil, which protobuf 22 (library 4.22) and newer need.
@@ -105,6 +94,18 @@ if(NOT TARGET protobuf-c::protobuf-c)
   add_library(protobuf-c::protobuf-c INTERFACE IMPORTED GLOBAL)
   target_link_libraries(protobuf-c::protobuf-c INTERFACE PkgConfig::PROTOBUF_C)
 endif()
+# With add_subdirectory, protobuf_c_iter_generate() runs in the parent's
+# directories: the imported targets must be visible there. Targets a parent
+# created are visible already, and CMake only lets the creating directory
+# promote them.
+foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc protobuf-c::protobuf-c)
+  get_target_property(global ${t} IMPORTED_GLOBAL)
+  get_target_property(created_in ${t} SOURCE_DIR)
+  if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    set_target_properties(${t} PROPERTIES IMPORTED_GLOBAL TRUE)
+  endif()
+endforeach()
+
 get_target_property(_pbci_c_dirs protobuf-c::protobuf-c INTERFACE_INCLUDE_DIRECTORIES)
 if(NOT _pbci_c_dirs)
   set(_pbci_c_dirs "")
