@@ -16,7 +16,9 @@
 # Environment: PBCI_THIRD_PARTY (default: ../shared/third_party beside the
 # checkout), PBCI_COMPAT_CACHE (default: ~/.cache/protobuf-c-iter/compat),
 # JOBS (default: nproc). Each entry builds in build/compat-<entry>. Without
-# the tarballs, entries B-D print "SKIPPED" and do not fail.
+# the tarballs, entries B-D print "SKIPPED" and do not fail. The build steps
+# are those of the tarballs' build-protobuf.sh, except that abseil is built
+# once for both protobuf releases, and without optimisation.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 third_party=${PBCI_THIRD_PARTY:-$root/../shared/third_party}
@@ -28,8 +30,23 @@ entries=("$@")
 absl_tgz=abseil-cpp-20250512.1.tar.gz
 pbc_tgz=protobuf-c-1.5.2.tar.gz
 
-# The first 12 hex digits of the hash of the given files' contents.
-key() { (cd "$third_party" && cat "$@") | sha256sum | cut -c1-12; }
+# How the C++ dependencies are built (part of their cache key): static,
+# position-independent, C++17 (protobuf >= 30 requires it; abseil must agree),
+# no optimisation (here they are test oracles and build tools, and a cold
+# CI run spends most of its time building them).
+OPT=-O0
+cpp_args=(
+  -DCMAKE_BUILD_TYPE=Release
+  "-DCMAKE_C_FLAGS_RELEASE=$OPT -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELEASE=$OPT -DNDEBUG"
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  -DBUILD_SHARED_LIBS=OFF -DCMAKE_INSTALL_LIBDIR=lib
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+
+# The first 12 hex digits of the hash of the given files' contents and the
+# build flags.
+key() {
+  { (cd "$third_party" && cat "$@"); echo "${cpp_args[*]}"; } | sha256sum | cut -c1-12
+}
 
 # Builds into $1 by running the rest of the arguments, unless a complete
 # build is there already; an interrupted build is started again.
@@ -46,38 +63,57 @@ cached() {
   touch "$prefix/.complete"
 }
 
-# abseil + protobuf $1 (33.6 or 36.0), with the tarballs' own script.
-protobuf_prefix() {
-  echo "$cache/protobuf-$1-$(key "$absl_tgz" "protobuf-$1.tar.gz" build-protobuf.sh)"
-}
-build_protobuf() {
-  local prefix
-  prefix=$(protobuf_prefix "$1")
-  cached "$prefix" env PB_VER="$1" OPT=-O1 \
-    "$third_party/build-protobuf.sh" "$prefix" "$third_party" "$cache/work-protobuf-$1"
-  rm -rf "$cache/work-protobuf-$1"
-}
-
-# protobuf-c 1.5.2 (libprotobuf-c and protoc-gen-c) against the protobuf in
-# $2 ("system" for Debian's), installed into $1.
-build_protobuf_c() {
-  local prefix=$1 protobuf=$2 work=$cache/work-protobuf-c
-  local args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTS=OFF
-              -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib)
-  [[ $protobuf == system ]] ||
-    args+=(-DCMAKE_PREFIX_PATH="$protobuf" -DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON)
+# Configures the CMake project in directory $2 of the sources unpacked from
+# tarball $1 with the cmake arguments after $3, builds it and installs it
+# into prefix $3.
+build_cmake() {
+  local tgz=$1 dir=$2 prefix=$3 work=$cache/work top
+  shift 3
   rm -rf "$work"
   mkdir -p "$work"
-  tar xzf "$third_party/$pbc_tgz" -C "$work"
-  cmake -S "$work/protobuf-c-1.5.2/build-cmake" -B "$work/build" "${args[@]}" >/dev/null
+  tar xzf "$third_party/$tgz" -C "$work"
+  top=$(cd "$work" && ls)
+  cmake -S "$work/$top/$dir" -B "$work/build" -DCMAKE_INSTALL_PREFIX="$prefix" "$@" >/dev/null
   nice -n 19 cmake --build "$work/build" -j "$JOBS"
   cmake --install "$work/build" >/dev/null
   rm -rf "$work"
 }
-protobuf_c_prefix() {  # $1: "system" or a protobuf prefix
+
+# abseil, once for both protobuf releases (both require this one).
+absl_prefix() { echo "$cache/abseil-20250512.1-$(key "$absl_tgz")"; }
+build_absl() {
+  cached "$(absl_prefix)" build_cmake "$absl_tgz" . "$(absl_prefix)" "${cpp_args[@]}" \
+    -DABSL_BUILD_TESTING=OFF -DABSL_ENABLE_INSTALL=ON -DABSL_PROPAGATE_CXX_STD=ON
+}
+
+# protobuf $1 (33.6 or 36.0): libprotobuf, libprotoc, protoc. Its CMake
+# package finds abseil through CMAKE_PREFIX_PATH, which must then name both.
+protobuf_prefix() {
+  echo "$cache/protobuf-$1-$(key "$absl_tgz" "protobuf-$1.tar.gz")"
+}
+build_protobuf() {
+  build_absl
+  cached "$(protobuf_prefix "$1")" build_cmake "protobuf-$1.tar.gz" . \
+    "$(protobuf_prefix "$1")" "${cpp_args[@]}" -DCMAKE_PREFIX_PATH="$(absl_prefix)" \
+    -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_CONFORMANCE=OFF \
+    -Dprotobuf_BUILD_EXAMPLES=OFF -Dprotobuf_LOCAL_DEPENDENCIES_ONLY=ON \
+    -Dprotobuf_WITH_ZLIB=OFF -Dprotobuf_INSTALL=ON
+}
+
+# protobuf-c 1.5.2 (libprotobuf-c and protoc-gen-c; its CMake build lives in
+# build-cmake/) against protobuf $1: "system" (Debian's) or a protobuf
+# version built above.
+protobuf_c_prefix() {
   local against=system
-  [[ $1 == system ]] || against=$(basename "$1")
+  [[ $1 == system ]] || against=$(basename "$(protobuf_prefix "$1")")
   echo "$cache/protobuf-c-1.5.2-$(key "$pbc_tgz")-$against"
+}
+build_protobuf_c() {
+  local args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTS=OFF -DCMAKE_INSTALL_LIBDIR=lib)
+  [[ $1 == system ]] || args+=(-DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON
+    "-DCMAKE_PREFIX_PATH=$(protobuf_prefix "$1");$(absl_prefix)")
+  cached "$(protobuf_c_prefix "$1")" build_cmake "$pbc_tgz" build-cmake \
+    "$(protobuf_c_prefix "$1")" "${args[@]}"
 }
 
 # Runs the suite in build/compat-$1 with CMAKE_PREFIX_PATH $2.
@@ -96,19 +132,16 @@ for entry in "${entries[@]}"; do
     A)
       BUILD_DIR=$root/build/compat-A "$root/tests/run.sh" ;;
     B)
-      pbc=$(protobuf_c_prefix system)
-      cached "$pbc" build_protobuf_c "$pbc" system
-      suite B "$pbc" ;;
+      build_protobuf_c system
+      suite B "$(protobuf_c_prefix system)" ;;
     C | D)
       build_protobuf 33.6
-      pb33=$(protobuf_prefix 33.6)
-      pbc=$(protobuf_c_prefix "$pb33")
-      cached "$pbc" build_protobuf_c "$pbc" "$pb33"
+      build_protobuf_c 33.6
       if [[ $entry == C ]]; then
-        suite C "$pb33;$pbc"
+        suite C "$(protobuf_prefix 33.6);$(absl_prefix);$(protobuf_c_prefix 33.6)"
       else
         build_protobuf 36.0
-        suite D "$(protobuf_prefix 36.0);$pbc"
+        suite D "$(protobuf_prefix 36.0);$(absl_prefix);$(protobuf_c_prefix 33.6)"
       fi ;;
     *)
       echo "compat: unknown entry '$entry' (A, B, C or D)" >&2
