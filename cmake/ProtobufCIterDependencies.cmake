@@ -110,6 +110,28 @@ get_target_property(_pbci_c_dirs protobuf-c::protobuf-c INTERFACE_INCLUDE_DIRECT
 if(NOT _pbci_c_dirs)
   set(_pbci_c_dirs "")
 endif()
+# protobuf-c 1.5's CMake package exports, with libprotobuf-c, the include
+# directory of the protobuf it was built against, which libprotobuf-c (C)
+# does not need. Built against another release than the one found here (as
+# protobuf-c 1.5.2 must be for protobuf 34 and newer), its headers would
+# shadow this one's: such directories are dropped.
+set(_pbci_kept)
+foreach(dir IN LISTS _pbci_c_dirs)
+  if(EXISTS "${dir}/google/protobuf/message.h")
+    get_filename_component(_pbci_real "${dir}" REALPATH)
+    if(NOT _pbci_real STREQUAL PROTOBUF_C_ITER_PROTOBUF_INCLUDE)
+      message(STATUS "protobuf-c-iter: dropping ${dir} (another protobuf's headers) "
+                     "from protobuf-c::protobuf-c's include directories")
+      continue()
+    endif()
+  endif()
+  list(APPEND _pbci_kept "${dir}")
+endforeach()
+if(NOT _pbci_kept STREQUAL _pbci_c_dirs)
+  set_target_properties(protobuf-c::protobuf-c PROPERTIES
+                        INTERFACE_INCLUDE_DIRECTORIES "${_pbci_kept}")
+  set(_pbci_c_dirs "${_pbci_kept}")
+endif()
 
 # protoc-c's plugin: protobuf-c >= 1.5 installs protoc-gen-c only; 1.4 also
 # protoc-c. Looked for beside protobuf-c's headers first.

@@ -26,6 +26,12 @@ cache=${PBCI_COMPAT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/protobuf-c-iter/compa
 export JOBS=${JOBS:-$(nproc)}
 entries=("$@")
 [[ ${#entries[@]} -gt 0 ]] || entries=(B C D)
+for entry in "${entries[@]}"; do
+  if [[ ! $entry =~ ^[ABCD]$ ]]; then
+    echo "compat: unknown entry '$entry' (A, B, C or D)" >&2
+    exit 2
+  fi
+done
 
 absl_tgz=abseil-cpp-20250512.1.tar.gz
 pbc_tgz=protobuf-c-1.5.2.tar.gz
@@ -143,8 +149,5 @@ for entry in "${entries[@]}"; do
         build_protobuf 36.0
         suite D "$(protobuf_prefix 36.0);$(absl_prefix);$(protobuf_c_prefix 33.6)"
       fi ;;
-    *)
-      echo "compat: unknown entry '$entry' (A, B, C or D)" >&2
-      exit 2 ;;
   esac
 done

@@ -1,8 +1,8 @@
 # Builds protobuf-c-iter from SOURCE_DIR the way a user would (Release, no
-# tests, no sanitizers) and installs it into PREFIX.
+# tests, examples or bench, no sanitizers) and installs it into PREFIX.
 execute_process(COMMAND ${CMAKE_COMMAND} -E rm -rf ${BUILD_DIR} ${PREFIX})
 foreach(step
-    "${CMAKE_COMMAND};-S;${SOURCE_DIR};-B;${BUILD_DIR};-DCMAKE_BUILD_TYPE=Release;-DPROTOBUF_C_ITER_BUILD_TESTS=OFF;-DPROTOBUF_C_ITER_BUILD_EXAMPLES=OFF;-DCMAKE_INSTALL_PREFIX=${PREFIX}"
+    "${CMAKE_COMMAND};-S;${SOURCE_DIR};-B;${BUILD_DIR};-DCMAKE_BUILD_TYPE=Release;-DPROTOBUF_C_ITER_BUILD_TESTS=OFF;-DPROTOBUF_C_ITER_BUILD_EXAMPLES=OFF;-DPROTOBUF_C_ITER_BUILD_BENCH=OFF;-DCMAKE_INSTALL_PREFIX=${PREFIX}"
     "${CMAKE_COMMAND};--build;${BUILD_DIR};-j;2"
     "${CMAKE_COMMAND};--install;${BUILD_DIR}")
   execute_process(COMMAND ${step} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
