@@ -7,7 +7,15 @@
 #   cmake -DCC=.. -DCXX=.. -DSRC=<repo> -DGTEST_SRC=<googletest/googletest>
 #         -DOUT=<dir> -P runtime_test_m32.cmake
 file(MAKE_DIRECTORY "${OUT}")
-set(flags -m32 -O1 -g -Wall -Wextra -Werror -fsanitize=undefined
+# Debian's gcc-multilib package links /usr/include/asm to the host's asm
+# headers, which serve i386 too. Its cross compilers remove that package
+# (.ci/run installs gcc-12-multilib instead, for both): then asm/ is looked
+# for there last, after every i386 directory.
+set(m32 -m32)
+if(NOT EXISTS /usr/include/asm AND EXISTS /usr/include/x86_64-linux-gnu/asm)
+  list(APPEND m32 -idirafter /usr/include/x86_64-linux-gnu)
+endif()
+set(flags ${m32} -O1 -g -Wall -Wextra -Werror -fsanitize=undefined
           -fno-sanitize-recover=all)
 
 function(run)
@@ -26,8 +34,9 @@ find_program(QEMU_I386 qemu-i386)
 # Whether `compiler` builds and runs a 32-bit program from `source`; the
 # first probe that needs qemu-i386 to run sets `runner`.
 function(probe compiler source result)
-  file(WRITE "${OUT}/${source}" "int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n")
-  execute_process(COMMAND "${compiler}" -m32 -fsanitize=undefined ${source} -o probe
+  file(WRITE "${OUT}/${source}" "#include <errno.h>\n"
+       "int main(void) { return sizeof(void *) == 4 && errno == 0 ? 0 : 1; }\n")
+  execute_process(COMMAND "${compiler}" ${m32} -fsanitize=undefined ${source} -o probe
                   WORKING_DIRECTORY "${OUT}" RESULT_VARIABLE rc
                   OUTPUT_QUIET ERROR_QUIET)
   if(rc EQUAL 0)
@@ -58,9 +67,9 @@ endif()
 
 # GoogleTest once per build directory; the runtime and the test each time.
 if(NOT EXISTS "${OUT}/gtest-all.o")
-  run("${CXX}" -m32 -O1 -std=c++17 "-I${GTEST_SRC}/include" "-I${GTEST_SRC}"
+  run("${CXX}" ${m32} -O1 -std=c++17 "-I${GTEST_SRC}/include" "-I${GTEST_SRC}"
       -c "${GTEST_SRC}/src/gtest-all.cc" -o gtest-all.o.tmp)
-  run("${CXX}" -m32 -O1 -std=c++17 "-I${GTEST_SRC}/include"
+  run("${CXX}" ${m32} -O1 -std=c++17 "-I${GTEST_SRC}/include"
       -c "${GTEST_SRC}/src/gtest_main.cc" -o gtest_main.o)
   file(RENAME "${OUT}/gtest-all.o.tmp" "${OUT}/gtest-all.o")
 endif()
@@ -75,7 +84,7 @@ endforeach()
 run("${CXX}" ${flags} -std=c++17 "-I${GTEST_SRC}/include"
     "-I${SRC}/runtime/include" -c "${SRC}/tests/runtime_test.cc"
     -o runtime_test.o)
-run("${CXX}" -m32 -fsanitize=undefined runtime_test.o ${objects} gtest-all.o
+run("${CXX}" ${m32} -fsanitize=undefined runtime_test.o ${objects} gtest-all.o
     gtest_main.o -lpthread -o runtime_test_m32)
 if(runner)
   message("running under ${runner}: this kernel runs no 32-bit programs")

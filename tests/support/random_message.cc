@@ -1,6 +1,8 @@
 #include "random_message.h"
 
 #include <google/protobuf/descriptor.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -162,7 +164,17 @@ std::string RandomWire(const std::string& full_name, std::mt19937* rng) {
           ->GetPrototype(d)
           ->New());
   FillRandom(m.get(), rng);
-  return m->SerializePartialAsString();
+  // Deterministic serialization: map entries in key order. By default
+  // libprotobuf writes them in its hash table's order, which changes from
+  // one process to the next (the cross test's corpus did).
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    m->SerializePartialToCodedStream(&coded);
+  }
+  return out;
 }
 
 }  // namespace pbci_test
