@@ -13,13 +13,26 @@
 #include "support/input_facts.h"
 #include "support/iter_check.h"
 #include "support/option_check.h"
+#ifdef PBCI_WITH_DATASETS
+#include "dataset_types.h"
+#endif
 
 namespace pbci_test {
 namespace {
 
+// A test type or, when built with them, a dataset type.
+const IterType& CorpusType(const std::string& name) {
+#ifdef PBCI_WITH_DATASETS
+  for (const IterType& t : DatasetTypes()) {
+    if (name == t.full_name) return t;
+  }
+#endif
+  return TypeNamed(name);
+}
+
 // The problems of one record, "" when none.
 std::string Check(const CorpusRecord& r) {
-  const IterType& t = TypeNamed(r.type);
+  const IterType& t = CorpusType(r.type);
   const std::string input = r.Input();
   std::string problems;
   IterResult got = DecodeWithIter(t, input, &problems);

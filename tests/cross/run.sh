@@ -46,10 +46,12 @@ mkdir -p "$work"
 if [[ ! -f $work/protobuf-c-1.5.2/protobuf-c/protobuf-c.c ]]; then
   tar xzf "$pbc_tgz" -C "$work"
 fi
-# (libprotobuf logs every random string that is not UTF-8 it serializes.)
-"$host/tests/cross_write_corpus" "$work/corpus.txt" 2>"$work/corpus.log"
+# The datasets, when the host build has them: in the corpus and dataset_test.
 datasets=$(sed -n 's/^PROTOBUF_C_ITER_DATASETS:PATH=//p' "$host/CMakeCache.txt")
 [[ -d $host/datasets/protobuf-c-iter ]] || datasets=
+# (libprotobuf logs every random string that is not UTF-8 it serializes.)
+"$host/tests/cross_write_corpus" "$work/corpus.txt" ${datasets:+"$datasets"} \
+  2>"$work/corpus.log"
 
 for t in "${targets[@]}"; do
   trap_ubsan=OFF

@@ -1,7 +1,8 @@
 # Writes the cross test's corpus again and compares it with the first one:
 # both runs must write the same bytes.
-#   cmake -DWRITER=cross_write_corpus -DFIRST=file -DSECOND=file -P same_corpus.cmake
-execute_process(COMMAND ${WRITER} ${SECOND} RESULT_VARIABLE rc
+#   cmake -DWRITER=cross_write_corpus -DFIRST=file -DSECOND=file
+#         [-DDATASETS=dir] -P same_corpus.cmake
+execute_process(COMMAND ${WRITER} ${SECOND} ${DATASETS} RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${WRITER} ${SECOND} failed (${rc})")

@@ -1,7 +1,8 @@
 // Writes the cross test's corpus (corpus.h): every input of the
-// differential test, for every test type, with what iter decodes it to on
-// this host.
-//   cross_write_corpus FILE
+// differential test, for every test type, and every dataset file as every
+// dataset type (when built with them and given their directory), with what
+// iter decodes each to on this host.
+//   cross_write_corpus FILE [DATASETS]
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -10,6 +11,9 @@
 #include "corpus.h"
 #include "support/differential_inputs.h"
 #include "support/iter_check.h"
+#ifdef PBCI_WITH_DATASETS
+#include "dataset_types.h"
+#endif
 
 namespace pbci_test {
 namespace {
@@ -26,8 +30,8 @@ CorpusRecord Record(const IterType& t, char kind,
 }
 
 int Main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s FILE\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s FILE [DATASETS]\n", argv[0]);
     return 2;
   }
   std::ofstream out(argv[1], std::ios::binary);
@@ -48,6 +52,19 @@ int Main(int argc, char** argv) {
     }
     for (const CorpusRecord& r : rs) out << FormatRecord(r) << '\n';
     records += rs.size();
+  }
+  if (argc == 3) {
+#ifdef PBCI_WITH_DATASETS
+    for (const std::string& file : DatasetFiles(argv[2])) {
+      const std::string bytes = ReadFile(file);
+      for (const IterType& t : DatasetTypes()) {
+        out << FormatRecord(Record(t, 'S', {bytes})) << '\n';
+        records++;
+      }
+    }
+#else
+    std::fprintf(stderr, "built without the datasets: %s ignored\n", argv[2]);
+#endif
   }
   out.close();
   if (!out) {

@@ -27,7 +27,10 @@ function(run)
   set(out "${out}" PARENT_SCOPE)
 endfunction()
 
-run(${CMAKE_COMMAND} -S ${src} -B ${build} -DCMAKE_BUILD_TYPE=Release ${CONFIGURE_ARGS} ${extra})
+# Release, as users build, without optimisation (see install_project.cmake).
+run(${CMAKE_COMMAND} -S ${src} -B ${build} -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_C_FLAGS_RELEASE=-DNDEBUG -DCMAKE_CXX_FLAGS_RELEASE=-DNDEBUG
+    ${CONFIGURE_ARGS} ${extra})
 run(${CMAKE_COMMAND} --build ${build} -j 2)
 run(${build}/${EXE})
 message(STATUS "${EXE}: ${out}")

@@ -172,7 +172,11 @@ std::string RandomWire(const std::string& full_name, std::mt19937* rng) {
     google::protobuf::io::StringOutputStream stream(&out);
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
-    m->SerializePartialToCodedStream(&coded);
+    if (!m->SerializePartialToCodedStream(&coded)) {
+      std::fprintf(stderr, "RandomWire: cannot serialize a %s\n",
+                   full_name.c_str());
+      std::abort();
+    }
   }
   return out;
 }
