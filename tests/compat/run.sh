@@ -6,8 +6,7 @@
 #
 #   tests/compat/run.sh [ENTRY ...]        (default: B C D)
 #   tests/compat/run.sh --deps-only [ENTRY ...]
-#       only builds (or finds in the cache) what the entries need; CI runs
-#       this in the background while the other steps leave a core idle
+#       only builds (or finds in the cache) what the entries need
 #
 #   A  Debian 12's packages: protobuf 3.21.12, protobuf-c 1.4.1 (tests/run.sh)
 #   B  Debian's protobuf 3.21.12 with protobuf-c 1.5.2
@@ -70,7 +69,7 @@ key() {
 # Builds into $1 by running the rest of the arguments, unless a complete
 # build is there already; an interrupted build is started again. A lock per
 # prefix lets several runs share the cache: one builds, the others wait for
-# it (CI starts `--deps-only` in the background, then the suites).
+# it.
 cached() {
   local prefix=$1 lock
   shift
