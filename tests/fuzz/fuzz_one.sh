@@ -30,7 +30,8 @@ fuzz_one() {
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -dict="$dict" -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 \
     "$@" >"$log" 2>&1 || status=$?
-  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" || true
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" |
+    sed "s/^/$name: /" || true
   if [[ $status -ne 0 ]]; then
     tail -n 40 "$log" >&2
     echo "$name failed (exit $status); crash inputs: $out/crashes/" >&2
