@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -659,11 +661,33 @@ TEST(Api, ResultIsAnOrdinaryProtobufCMessage) {
 }
 
 TEST(Api, StrerrorNamesEveryCode) {
-  for (ptrdiff_t code = -1; code >= -6; code--) {
-    EXPECT_STRNE(protobuf_c_iter_strerror(code), "unknown error") << code;
+  const ptrdiff_t codes[] = {
+      PROTOBUF_C_ITER_ERR_MALFORMED,        PROTOBUF_C_ITER_ERR_NO_MEMORY,
+      PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, PROTOBUF_C_ITER_ERR_DEPTH,
+      PROTOBUF_C_ITER_ERR_ALIGNMENT,        PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT,
+      PROTOBUF_C_ITER_ERR_BAD_UTF8,         PROTOBUF_C_ITER_ERR_IO,
+      PROTOBUF_C_ITER_ERR_TOO_LARGE};
+  std::set<std::string> texts;
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+    EXPECT_EQ(codes[i], -static_cast<ptrdiff_t>(i) - 1) << "codes are -1, -2, ... in order";
+    const std::string text = protobuf_c_iter_strerror(codes[i]);
+    EXPECT_NE(text, "unknown error") << codes[i];
+    EXPECT_TRUE(texts.insert(text).second) << codes[i] << " shares its text: " << text;
   }
+  EXPECT_STREQ(protobuf_c_iter_strerror(-10), "unknown error");
+  EXPECT_STREQ(protobuf_c_iter_strerror(0), "success");
+  EXPECT_STREQ(protobuf_c_iter_strerror(4096), "success");
   EXPECT_STREQ(protobuf_c_iter_strerror(-100), "unknown error");
-  EXPECT_STREQ(protobuf_c_iter_version(), PROTOBUF_C_ITER_VERSION);
+}
+
+// The runtime library, its header and the project agree on the version,
+// and the number encodes the string.
+TEST(Api, VersionAgreesEverywhere) {
+  EXPECT_STREQ(protobuf_c_iter_version(), PBCI_PROJECT_VERSION) << "library vs CMake project";
+  EXPECT_STREQ(PROTOBUF_C_ITER_VERSION, PBCI_PROJECT_VERSION) << "header vs CMake project";
+  unsigned major = 0, minor = 0, patch = 0;
+  ASSERT_EQ(std::sscanf(protobuf_c_iter_version(), "%u.%u.%u", &major, &minor, &patch), 3);
+  EXPECT_EQ(PROTOBUF_C_ITER_VERSION_NUMBER, major * 1000000 + minor * 1000 + patch);
 }
 
 // Regression (found in review): the plugin read gen_init_helpers only from

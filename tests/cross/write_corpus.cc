@@ -47,8 +47,8 @@ int Main(int argc, char** argv) {
     for (const std::vector<std::string>& copies : MergedInputs(t)) {
       rs.push_back(Record(t, 'M', copies));
     }
-    for (const std::string& in : CorruptedInputs(t)) {
-      rs.push_back(Record(t, 'S', {in}));
+    for (const CorruptedInput& in : CorruptedInputs(t)) {
+      rs.push_back(Record(t, 'S', {in.bytes}));
     }
     for (const CorpusRecord& r : rs) out << FormatRecord(r) << '\n';
     records += rs.size();

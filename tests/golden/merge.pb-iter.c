@@ -875,3 +875,142 @@ size_t iter__merge__string_field__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge__string_field__iter_type = {
   &iter__merge__string_field__descriptor, &iter__merge__string_field__iter_message
 };
+
+/* ==== Iter__Merge__LogEntry (iter.merge.LogEntry) ==== */
+
+/* The fields of iter.merge.LogEntry by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
+static const PbciFieldInfo iter__merge__log_entry__iter_fields[] = {
+  { /* optional int32 level = 1 */
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* repeated string lines = 2 */
+    .number = 2, .key = 0x12, .kind = PBCI_KIND_STRING,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 0, .elem_size = sizeof(char *)},
+  { /* optional iter.merge.Inner detail = 3 */
+    .number = 3, .key = 0x1a, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .sub = &iter__merge__inner__iter_message},
+};
+
+const PbciMessage iter__merge__log_entry__iter_message = {
+  sizeof(Iter__Merge__LogEntry), &iter__merge__log_entry__descriptor,
+  NULL, /* new instances: iter__merge__log_entry__descriptor.message_init */
+  iter__merge__log_entry__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
+  iter__merge__log_entry__iter_fields, 3, /* fields */
+  1, /* repeated fields */
+  1, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Decodes one occurrence of iter.merge.LogEntry, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
+ * grow when full, for the run of elements starting there. On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
+ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+  Iter__Merge__LogEntry *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  ptrdiff_t r;
+  uint64_t tag;
+  uint64_t v;
+  const uint8_t *value_end;
+  size_t cap_lines = msg->n_lines; /* capacity of lines */
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+  while (p < end) {
+    field = p;
+    p = pbci_read_key(p, end, &tag);
+    if (p == NULL) goto malformed;
+    switch (tag) {
+      case PBCI_TAG(1, PBCI_WT_VARINT): /* optional int32 level = 1 */
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->level = (int32_t)v;
+        msg->has_level = 1;
+        if (p < end && p[0] == 0x12) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_LEN): /* repeated string lines = 2 */
+      field_2:
+        if (msg->n_lines == cap_lines) {
+          msg->lines = pbci_grow_run(arena, msg->lines, &msg->n_lines, &cap_lines,
+              sizeof *msg->lines, field, p, end);
+          if (msg->lines == NULL) goto no_memory;
+        }
+        {
+          PbciString s = pbci_take_string(arena, p, end, &r);
+          if (s.next == NULL) goto fail;
+          msg->lines[msg->n_lines++] = s.s;
+          p = s.next;
+        }
+        if (p < end && p[0] == 0x12) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        if (p < end && p[0] == 0x1a) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        break;
+      case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.merge.Inner detail = 3 */
+      field_3:
+        p = pbci_read_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        if (msg->detail == NULL) {
+          /* The first occurrence; later ones merge into it. */
+          msg->detail = pbci_alloc(arena, sizeof *msg->detail);
+          if (msg->detail == NULL) goto no_memory;
+          *msg->detail = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+        }
+        r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1);
+        if (r < 0) goto fail;
+        p = value_end;
+        break;
+      default:
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__merge__log_entry__iter_message, &msg->base, &unknown_cap,
+            field, end, &r);
+        if (p == NULL) goto fail;
+        break;
+    }
+  }
+  return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__merge__log_entry__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(char *)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(int32_t)), 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Merge__Inner)), 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Merge__LogEntry));
+}
+
+const ProtobufCIterType iter__merge__log_entry__iter_type = {
+  &iter__merge__log_entry__descriptor, &iter__merge__log_entry__iter_message
+};

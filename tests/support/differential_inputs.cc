@@ -1,5 +1,8 @@
 #include "differential_inputs.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+
 #include <random>
 
 #include "input_facts.h"
@@ -21,6 +24,12 @@ std::string RepackedByProtobufC(const IterType& t, const std::string& bytes) {
 
 }  // namespace
 
+bool IsMapEntry(const std::string& full_name) {
+  const google::protobuf::Descriptor* d =
+      google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(full_name);
+  return d != nullptr && d->options().map_entry();
+}
+
 std::vector<std::string> LibprotobufInputs(const IterType& t) {
   std::mt19937 rng(12345);
   std::vector<std::string> out;
@@ -41,7 +50,7 @@ std::vector<std::string> ProtobufCInputs(const IterType& t) {
 
 std::vector<std::vector<std::string>> MergedInputs(const IterType& t) {
   std::vector<std::vector<std::string>> out;
-  if (std::string(t.desc->name).find("Entry") != std::string::npos) return out;
+  if (IsMapEntry(t.full_name)) return out;
   std::mt19937 rng(4242);
   for (int i = 0; i < kMessagesPerType / 2; i++) {
     std::vector<std::string> copies;
@@ -52,26 +61,31 @@ std::vector<std::vector<std::string>> MergedInputs(const IterType& t) {
   return out;
 }
 
-std::vector<std::string> CorruptedInputs(const IterType& t) {
+std::vector<CorruptedInput> CorruptedInputs(const IterType& t) {
   std::mt19937 rng(99);
-  std::vector<std::string> out;
+  std::vector<CorruptedInput> out;
   for (int i = 0; i < kMessagesPerType; i++) {
     std::string bytes = RandomWire(t.full_name, &rng);
-    for (int k = 0; k < 6 && !bytes.empty(); k++) {
+    for (int k = 0; k < 6; k++) {
       std::string bad = bytes;
-      switch (rng() % 3) {
+      // An empty message (a type without fields) can only grow.
+      const unsigned kind = bytes.empty() ? 3 : rng() % 3;
+      switch (kind) {
         case 0:  // truncate
           bad.resize(rng() % bad.size());
           break;
         case 1:  // flip a byte
           bad[rng() % bad.size()] = static_cast<char>(rng() % 256);
           break;
-        default:  // insert a byte
+        case 2:  // insert a byte
           bad.insert(bad.begin() + static_cast<long>(rng() % bad.size()),
                      static_cast<char>(rng() % 256));
           break;
+        default:  // a byte for an empty message
+          bad.push_back(static_cast<char>(rng() % 256));
+          break;
       }
-      if (AnalyzeInput(t.desc, bad).ProtobufCIsOracle()) out.push_back(bad);
+      if (AnalyzeInput(t.desc, bad).ProtobufCIsOracle()) out.push_back({bad, kind == 0});
     }
   }
   return out;

@@ -14,6 +14,10 @@ namespace pbci_test {
 // Random messages per type and list.
 constexpr int kMessagesPerType = 150;
 
+// Whether the message type named `full_name` (libprotobuf's generated pool)
+// is a map entry.
+bool IsMapEntry(const std::string& full_name);
+
 // Random messages serialized by libprotobuf.
 std::vector<std::string> LibprotobufInputs(const IterType& t);
 
@@ -26,10 +30,21 @@ std::vector<std::string> ProtobufCInputs(const IterType& t);
 // was on the wire, so the reference merge cannot judge them.
 std::vector<std::vector<std::string>> MergedInputs(const IterType& t);
 
+// A corrupted input, and whether it holds exactly one fault. A message cut
+// short does: it fails at the outermost field the cut splits, or, cut
+// between fields, at a required field then missing from the top level; so
+// unpacked_size and unpack must report the same code at the same place. A
+// flipped or inserted byte may make several faults, and the sizer, which
+// sizes sub-messages after their parent's fields, may meet another first.
+struct CorruptedInput {
+  std::string bytes;
+  bool single_fault;
+};
+
 // Random messages truncated, with a byte flipped or with a byte inserted,
 // six variants each, kept where protobuf-c is the oracle on this host
 // (InputFacts::ProtobufCIsOracle).
-std::vector<std::string> CorruptedInputs(const IterType& t);
+std::vector<CorruptedInput> CorruptedInputs(const IterType& t);
 
 }  // namespace pbci_test
 

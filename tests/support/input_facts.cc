@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "option_check.h"
+
 namespace pbci_test {
 namespace {
 
@@ -56,6 +58,10 @@ void Walk(const ProtobufCMessageDescriptor* desc, const uint8_t* p,
         desc, static_cast<unsigned>(key >> 3));
     if (f == nullptr) continue;
     const bool oneof = (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0;
+    if (f->type == PROTOBUF_C_TYPE_STRING && (key & 7) == 2 &&
+        !ReferenceUtf8(std::string(reinterpret_cast<const char*>(value), len))) {
+      facts->bad_utf8 = true;
+    }
     if (f->type == PROTOBUF_C_TYPE_MESSAGE && (key & 7) == 2) {
       if (oneof) {
         auto it = oneof_last.find(f->quantifier_offset);

@@ -18,6 +18,11 @@ struct InputFacts {
   // it modulo 2^32 (1.4.1's scan_length_prefixed_data shifts in size_t), so
   // it may accept what it must reject.
   bool wide_length = false;
+  // A string field (not string_as_bytes) occurs with bytes that are not
+  // UTF-8 (RFC 3629), NULs and overwritten occurrences included: what
+  // PROTOBUF_C_ITER_VALIDATE_UTF8 must reject, read from the wire because
+  // the decoded C string ends at its first NUL.
+  bool bad_utf8 = false;
 
   // Whether protobuf-c 1.4.1 decodes the input correctly on this host, so
   // that its result is the oracle: no merges (docs: where it is wrong), no
@@ -27,6 +32,12 @@ struct InputFacts {
            !(wide_length && sizeof(size_t) < 8);
   }
 };
+
+// The protobuf-c releases whose behaviour ProtobufCIsOracle describes:
+// 1.4.1 (Debian 12) and 1.5.2, each run as the oracle of the whole suite
+// (README: Supported versions). Another release must be checked the same
+// way first; Oracle.ProtobufCIsAReleaseTheFactsDescribe fails until then.
+constexpr uint32_t kOracleVersions[] = {1004001, 1005002};
 
 InputFacts AnalyzeInput(const ProtobufCMessageDescriptor* desc,
                         const std::string& bytes);

@@ -52,24 +52,29 @@ std::string Hex(const std::string& bytes) {
 }
 
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
-                          std::string* problems) {
+                          std::string* problems, Faults faults) {
   IterResult r;
   r.unpacked_size = t.unpacked_size(Data(bytes), bytes.size());
   if (r.unpacked_size < 0) {
-    // A large enough buffer must fail too, for a reason other than memory.
-    // With several faults in one input the two may name different ones.
-    // Merged sub-messages can need far more memory than the input's length
-    // before decoding reaches the fault: grow the buffer until it does.
-    size_t big = 4096 + bytes.size() * 64;
-    do {
-      r.buffer.reset(new ExactBuffer(big));
-      r.code = t.unpack(Data(bytes), bytes.size(), r.buffer->data, big);
-      big *= 4;
-    } while (r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY &&
-             big <= (size_t{1} << 28));
-    if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
-      *problems += "unpacked_size said " + std::to_string(r.unpacked_size) +
-                   " but unpack returned " + std::to_string(r.code) + "; ";
+    // In a buffer of the bound, which every input fits, unpack fails too,
+    // not for memory. With one fault, both report it.
+    const size_t bound = t.unpacked_size_bound(bytes.size());
+    r.buffer.reset(new ExactBuffer(bound));
+    ProtobufCIterStatus sized, unpacked;
+    protobuf_c_iter_unpacked_size(t.iter_type, Data(bytes), bytes.size(), nullptr, &sized);
+    r.code = protobuf_c_iter_unpack(t.iter_type, Data(bytes), bytes.size(), r.buffer->data,
+                                    bound, nullptr, &unpacked);
+    if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY || sized.code != r.unpacked_size ||
+        (faults == Faults::kOne && r.code != r.unpacked_size)) {
+      *problems += "unpacked_size said " + std::to_string(r.unpacked_size) + " (status " +
+                   std::to_string(sized.code) + ") but unpack returned " +
+                   std::to_string(r.code) + "; ";
+    } else if (faults == Faults::kOne && (sized.offset != unpacked.offset ||
+                                          sized.field_number != unpacked.field_number)) {
+      *problems += "unpacked_size failed at offset " + std::to_string(sized.offset) +
+                   " field " + std::to_string(sized.field_number) + ", unpack at " +
+                   std::to_string(unpacked.offset) + " field " +
+                   std::to_string(unpacked.field_number) + "; ";
     }
     return r;
   }
@@ -96,10 +101,11 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
   return r;
 }
 
-std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
+std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes,
+                                  Faults faults) {
   std::string problems;
   PbcMessage ref = PbcUnpack(t, bytes);
-  IterResult got = DecodeWithIter(t, bytes, &problems);
+  IterResult got = DecodeWithIter(t, bytes, &problems, faults);
   if ((ref != nullptr) != (got.code >= 0)) {
     problems += std::string("protobuf-c ") + (ref ? "accepts" : "rejects") +
                 " but iter returned " + std::to_string(got.code) + "; ";
@@ -113,7 +119,7 @@ std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes) {
     if (!broken.empty()) problems += "invariant: " + broken + "; ";
   }
   for (int which = 0; which < 2; which++) {
-    problems += CheckOptions(t, bytes, got, OptionSelector(bytes, which));
+    problems += CheckOptions(t, bytes, got, OptionSelector(bytes, which), faults);
   }
   if (!problems.empty()) problems += "input " + Hex(bytes);
   return problems;

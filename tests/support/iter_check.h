@@ -42,7 +42,7 @@ inline void PrintTo(const IterType& t, std::ostream* os) { *os << t.full_name; }
         &lower##__iter_type, &lower##__iter_unpacked_size_bound              \
   }
 
-// Every top-level and nested type of the test protos.
+// Every message type of the test protos: top-level, nested, map entries.
 const std::vector<IterType>& AllTypes();
 const IterType& TypeNamed(const std::string& full_name);
 
@@ -68,20 +68,28 @@ struct IterResult {
   }
 };
 
+// What a test knows of an input's faults: kOne when it holds at most one
+// (differential_inputs.h: a truncated message), so that every function
+// must report that one; kAny otherwise.
+enum class Faults { kAny, kOne };
+
 // Sizes the input with unpacked_size, decodes it into a buffer of exactly
-// that size (or, on error, into a generous one), and checks that the two
-// agree: both fail (not for memory), or the size used equals the size
+// that size, and checks that the two agree: the size used equals the size
 // predicted, which is at most unpacked_size_bound, and one byte less fails
-// with NO_MEMORY. Failures go to `problems`.
+// with NO_MEMORY; or, when unpacked_size fails, unpack fails too in a
+// buffer of the bound, not for memory, and for Faults::kOne with the same
+// code at the same offset and field (statuses of the _ex forms). Failures
+// go to `problems`.
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
-                          std::string* problems);
+                          std::string* problems, Faults faults = Faults::kAny);
 
 // The whole differential check of one input against
 // protobuf_c_message_unpack: same acceptance, equal structs, equal re-packed
 // bytes, protobuf_c_message_check() true; and the decode options against the
 // plain decode (option_check.h, two selectors per input). Returns "" or the
 // problems.
-std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes);
+std::string CheckAgainstProtobufC(const IterType& t, const std::string& bytes,
+                                  Faults faults = Faults::kAny);
 
 // Decodes the concatenation of `copies` and checks the result against the
 // protobuf specification's merge of each copy decoded alone by protobuf-c.

@@ -88,7 +88,7 @@ unsigned OptionSelector(const std::string& bytes, int which) {
 }
 
 std::string CheckOptions(const IterType& t, const std::string& bytes, const IterResult& plain,
-                         unsigned selector) {
+                         unsigned selector, Faults faults) {
   const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
   const size_t len = bytes.size();
   ProtobufCIterOptions o = {};
@@ -100,33 +100,40 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
   ProtobufCIterStatus st;
   const ptrdiff_t size = protobuf_c_iter_unpacked_size(t.iter_type, data, len, &o, &st);
   if (st.code != (size < 0 ? size : 0)) p += tag + "unpacked_size_ex status disagrees; ";
+  const InputFacts facts = AnalyzeInput(t.desc, bytes);
+  const bool bad_utf8 = (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && facts.bad_utf8;
+  const bool too_deep = o.max_depth != 0 && facts.max_depth > static_cast<int>(o.max_depth);
   if (size < 0) {
-    if (plain.code >= 0) {
-      const bool utf8 = size == PROTOBUF_C_ITER_ERR_BAD_UTF8 &&
-                        (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) &&
-                        !AllStringsUtf8(plain.message());
-      // Not AllStringsUtf8 above can miss bytes after a NUL: accept
-      // BAD_UTF8 whenever validation is on.
-      const bool utf8_maybe = size == PROTOBUF_C_ITER_ERR_BAD_UTF8 &&
-                              (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8);
-      const bool depth = size == PROTOBUF_C_ITER_ERR_DEPTH && o.max_depth != 0 &&
-                         AnalyzeInput(t.desc, bytes).max_depth > static_cast<int>(o.max_depth);
-      if (!utf8 && !utf8_maybe && !depth) {
-        p += tag + "rejects with " + std::to_string(size) + " what the plain decode accepts; ";
-      }
-      // unpack_ex fails too, within the plain decode's buffer.
-      ExactBuffer buf(static_cast<size_t>(plain.unpacked_size));
-      ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &st);
-      if (r != PROTOBUF_C_ITER_ERR_BAD_UTF8 && r != PROTOBUF_C_ITER_ERR_DEPTH) {
-        p += tag + "unpack_ex returned " + std::to_string(r) + "; ";
-      }
-      if (st.code != r || st.offset > len || st.message == nullptr) {
-        p += tag + "unpack_ex status disagrees; ";
-      }
+    // The options add two faults to the plain decode's: the first fault in
+    // input order is reported, so a code of the plain decode or of either.
+    const bool one = faults == Faults::kOne && !bad_utf8 && !too_deep;
+    const bool allowed = (size == PROTOBUF_C_ITER_ERR_BAD_UTF8 && bad_utf8) ||
+                         (size == PROTOBUF_C_ITER_ERR_DEPTH && too_deep) ||
+                         (plain.code < 0 && size == plain.code);
+    if (!allowed || (one && size != plain.code)) {
+      p += tag + "rejects with " + std::to_string(size) + " where the plain decode returned " +
+           std::to_string(plain.code) + "; ";
+    }
+    // unpack_ex, in a buffer of the bound, fails too, and with one fault
+    // at the same place.
+    ExactBuffer buf(t.unpacked_size_bound(len));
+    ProtobufCIterStatus ust;
+    ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &ust);
+    if (r >= 0 || r == PROTOBUF_C_ITER_ERR_NO_MEMORY || (one && r != size)) {
+      p += tag + "unpack_ex returned " + std::to_string(r) + " where unpacked_size_ex returned " +
+           std::to_string(size) + "; ";
+    }
+    if (ust.code != r || ust.offset > len || ust.message == nullptr ||
+        (one && (ust.offset != st.offset || ust.field_number != st.field_number))) {
+      p += tag + "unpack_ex failed at offset " + std::to_string(ust.offset) + " field " +
+           std::to_string(ust.field_number) + ", unpacked_size_ex at " +
+           std::to_string(st.offset) + " field " + std::to_string(st.field_number) + "; ";
     }
     return p;
   }
   if (plain.code < 0) return p + tag + "accepts what the plain decode rejects; ";
+  if (bad_utf8) p += tag + "accepted a string that is not UTF-8 on the wire; ";
+  if (too_deep) p += tag + "accepted nesting deeper than max_depth; ";
   ExactBuffer buf(static_cast<size_t>(size));
   ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &st);
   if (r != size) {

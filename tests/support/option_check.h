@@ -25,16 +25,20 @@ bool AllStringsUtf8(const ProtobufCMessage* m);
 // default decode of the same input:
 //  - unpacked_size_ex equals what unpack_ex uses in a buffer of exactly
 //    that size; one byte less is NO_MEMORY; the status matches the result;
-//  - options never accept what the plain decode rejects, and reject what it
-//    accepts only with BAD_UTF8 (VALIDATE_UTF8, and then a decoded string is
-//    invalid) or DEPTH (a max_depth below the input's nesting);
+//  - options never accept what the plain decode rejects; they reject what
+//    it accepts exactly when a string field on the wire is not UTF-8
+//    (BAD_UTF8, under VALIDATE_UTF8) or the input nests deeper than
+//    max_depth (DEPTH); a rejected input fails with one of those codes or
+//    the plain decode's (for Faults::kOne and neither of those, the plain
+//    decode's), and unpack_ex in a buffer of the bound fails too, with the
+//    same code at the same offset and field for Faults::kOne;
 //  - accepted: the same content (without unknown fields under
 //    DISCARD_UNKNOWN, which then leaves none), every invariant holding with
 //    bytes allowed to point into the input under ALIAS_BYTES, no more buffer
 //    than the plain decode, and valid strings under VALIDATE_UTF8.
 // Returns "" or the problems.
 std::string CheckOptions(const IterType& t, const std::string& bytes, const IterResult& plain,
-                         unsigned selector);
+                         unsigned selector, Faults faults = Faults::kAny);
 
 // Two selectors derived from the input, for tests that check every input.
 unsigned OptionSelector(const std::string& bytes, int which);

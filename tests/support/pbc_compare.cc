@@ -20,6 +20,37 @@ bool IsOneof(const ProtobufCFieldDescriptor* f) {
   return (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0;
 }
 
+// Where a string or bytes value points, as far as its owner can tell:
+// nothing, protoc-c's static default or empty string, or a copy (or, with
+// PROTOBUF_C_ITER_ALIAS_BYTES, the input). The decoders must leave a
+// static pointer exactly where protobuf-c does.
+enum class Storage { kNull, kDefault, kEmptyString, kCopy };
+
+const char* StorageName(Storage s) {
+  static const char* const kNames[] = {"NULL", "the static default", "protobuf_c_empty_string",
+                                       "a copy"};
+  return kNames[static_cast<int>(s)];
+}
+
+Storage StringStorage(const ProtobufCFieldDescriptor* f, const char* s) {
+  if (s == nullptr) return Storage::kNull;
+  if (s == f->default_value) return Storage::kDefault;
+  if (s == protobuf_c_empty_string) return Storage::kEmptyString;
+  return Storage::kCopy;
+}
+
+Storage BytesStorage(const ProtobufCFieldDescriptor* f, const ProtobufCBinaryData& b) {
+  const auto* def = static_cast<const ProtobufCBinaryData*>(f->default_value);
+  if (b.data == nullptr) return Storage::kNull;
+  if (def != nullptr && b.data == def->data) return Storage::kDefault;
+  return Storage::kCopy;
+}
+
+std::string DiffStorage(Storage a, Storage b, const std::string& path) {
+  if (a == b) return "";
+  return path + ": points to " + StorageName(a) + " vs " + StorageName(b);
+}
+
 // Compares one value of field `f` stored at a and b.
 std::string DiffValue(const ProtobufCFieldDescriptor* f, const char* a,
                       const char* b, const std::string& path) {
@@ -29,8 +60,8 @@ std::string DiffValue(const ProtobufCFieldDescriptor* f, const char* a,
       const char* sb;
       std::memcpy(&sa, a, sizeof sa);
       std::memcpy(&sb, b, sizeof sb);
-      if ((sa == nullptr) != (sb == nullptr))
-        return path + ": NULL vs non-NULL";
+      std::string d = DiffStorage(StringStorage(f, sa), StringStorage(f, sb), path);
+      if (!d.empty()) return d;
       if (sa != nullptr && std::strcmp(sa, sb) != 0) {
         return path + ": \"" + sa + "\" vs \"" + sb + "\"";
       }
@@ -44,9 +75,8 @@ std::string DiffValue(const ProtobufCFieldDescriptor* f, const char* a,
         return path + ": bytes len " + std::to_string(da.len) + " vs " +
                std::to_string(db.len);
       }
-      if ((da.data == nullptr) != (db.data == nullptr)) {
-        return path + ": bytes data NULL vs non-NULL";
-      }
+      std::string d = DiffStorage(BytesStorage(f, da), BytesStorage(f, db), path);
+      if (!d.empty()) return d;
       if (da.len != 0 && std::memcmp(da.data, db.data, da.len) != 0) {
         return path + ": bytes differ";
       }

@@ -12,7 +12,9 @@
 namespace pbci_test {
 
 // "" when a and b hold the same content (every member, presence flags,
-// oneof cases, unknown fields); otherwise where they first differ.
+// oneof cases, unknown fields) and their strings and bytes point to the
+// same kind of storage (NULL, protoc-c's static default or empty string, or
+// a copy of their own); otherwise where they first differ.
 std::string Diff(const ProtobufCMessage* a, const ProtobufCMessage* b);
 
 // Diff without the unknown fields, at every level.

@@ -327,7 +327,8 @@ ptrdiff_t protobuf_c_iter_unpacked_size(const ProtobufCIterType *type,
                                         ProtobufCIterStatus *status);
 
 /* A short static English description of `code` (one of the codes above),
- * e.g. "malformed input"; "unknown error" for anything else. */
+ * e.g. "malformed input"; "success" for 0 or more (a byte count), "unknown
+ * error" for any other negative value. */
 const char *protobuf_c_iter_strerror(ptrdiff_t code);
 
 /* The runtime's version string, PROTOBUF_C_ITER_VERSION at build time. */
