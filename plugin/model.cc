@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include <protobuf-c-iter/internal/limits.h>
+
 #include "compat.h"
 #include "names.h"
 #include "options.h"
@@ -322,7 +324,8 @@ MessageModel BuildMessage(const Descriptor* message) {
     }
     m.n_groups++;
   }
-  m.own_sizer = m.n_counts > 8 || m.n_groups > 4 || m.n_required_bits > 64;
+  m.own_sizer = m.n_counts > PBCI_LOCAL_COUNTS || m.n_groups > PBCI_LOCAL_GROUPS ||
+                m.n_required_bits > PBCI_LOCAL_REQUIRED;
   for (size_t i = 0; i < m.fields.size(); i++) {
     m.by_number.push_back(static_cast<int>(i));
   }
@@ -378,12 +381,13 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
   }
   for (const MessageModel& m : model->messages) {
     // PbciFieldInfo::slot and ::required_bit are 16 bits wide.
-    const char* what = m.n_required_bits > 0xffff ? "required fields"
-                       : m.n_counts > 0xffff      ? "repeated fields"
-                       : m.n_groups > 0xffff      ? "message fields and oneofs"
-                                                  : nullptr;
+    const char* what = m.n_required_bits > PBCI_MAX_SLOTS ? "required fields"
+                       : m.n_counts > PBCI_MAX_SLOTS      ? "repeated fields"
+                       : m.n_groups > PBCI_MAX_SLOTS      ? "message fields and oneofs"
+                                                          : nullptr;
     if (what != nullptr) {
-      *error = "message " + m.full_name + " has more than 65535 " + what;
+      *error = "message " + m.full_name + " has more than " + std::to_string(PBCI_MAX_SLOTS) +
+               " " + what;
       return false;
     }
   }

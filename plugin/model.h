@@ -141,9 +141,9 @@ struct MessageModel {
   int n_required_bits = 0;  // required fields without a default
   int n_counts = 0;         // repeated fields
   // Whether it needs a generated sizer (x__iter_measure) to hold the
-  // sizer's scratch: the runtime holds it for messages with up to 8
-  // repeated fields, 4 groups and 64 required fields (LOCAL_* in
-  // runtime/src/measure.c).
+  // sizer's scratch: the runtime holds it for messages within
+  // PBCI_LOCAL_COUNTS repeated fields, PBCI_LOCAL_GROUPS groups and
+  // PBCI_LOCAL_REQUIRED required fields (internal/limits.h).
   bool own_sizer = false;
   // Whether the table carries an X__INIT instance for new top-level
   // messages: only when protoc-c emits no x__init for the descriptor's

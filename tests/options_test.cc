@@ -9,11 +9,14 @@
 #include <vector>
 
 #include <protobuf-c-iter/internal/decode.h>
+// White-box: the runtime's private functions (runtime/src).
+#include "runtime.h"
 
 #include "empty.pb-iter.h"
 #include "merge.pb-iter.h"
 #include "options.pb-iter.h"
 #include "scalars3.pb-iter.h"
+#include "wide.pb-iter.h"
 #include "support/option_check.h"
 #include "support/wire.h"
 
@@ -365,6 +368,15 @@ bool FastPathSizes(const ProtobufCIterType* t, const std::string& in) {
   size.ctx.data = Data(in);
   size.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
   return pbci_measure_fast(t->impl, Data(in), Data(in) + in.size(), &size) == 0;
+}
+
+// Regression (found in review): the fast path tested (arrays | groups |
+// required) <= 64 where it meant each <= 64, so a type with 64 arrays and
+// a group (64 | 1 = 65) always went to the slower general sizer.
+TEST(Regression, FastSizerGaveUpOnSixtyFourArraysAndAGroup) {
+  const std::string in = Key(1, 0) + "\x01" + Key(64, 0) + "\x02" + LenField(65, "");
+  EXPECT_TRUE(FastPathSizes(&iter__wide__sixty_four__iter_type, in));
+  EXPECT_EQ(SizeMismatches(&iter__wide__sixty_four__iter_type, in), "");
 }
 
 TEST(SizerFastPath, EqualsUnpackForMapEntriesThatStopBeingPlain) {

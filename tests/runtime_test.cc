@@ -3,6 +3,8 @@
 // bounds.
 #include <gtest/gtest.h>
 #include <protobuf-c-iter/internal/decode.h>
+// White-box: the runtime's private functions (runtime/src).
+#include "runtime.h"
 
 #include <cstddef>
 #include <cstdint>

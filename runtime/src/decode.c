@@ -1,206 +1,7 @@
-/* Out-of-line paths of the runtime: multi-byte varints, keys and lengths,
- * field scanning, allocation and unknown fields. */
+/* Out-of-line paths of the decoder: allocation, arrays and packed runs,
+ * strings and bytes, unknown fields. */
 #include "protobuf-c-iter/internal/decode.h"
-
-/* One byte after the first of a varint with room for all ten: adds byte i
- * to v, and its "- 1" takes back the continuation bit (1 << 7 * i) that the
- * byte before added; returns when byte i is the last. Unsigned arithmetic
- * wraps, so a 10th byte's bits beyond 64 fall away, as with a mask. */
-#define VARINT_STEP(i)       \
-  b = p[i];                  \
-  v += (b - 1) << (7 * (i)); \
-  if (b < 0x80) {            \
-    r.p = p + (i) + 1;       \
-    r.v = v;                 \
-    return r;                \
-  }
-
-PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
-  PbciRead r = {NULL, 0};
-  uint64_t v, b;
-  size_t n, i;
-  if ((size_t)(end - p) >= 10) {
-    /* No bounds check per byte, and a byte at a time: each costs a load,
-     * a shift, an add and a well-predicted branch, fewer instructions than
-     * gathering a word's 7-bit groups for the 5-byte values of random
-     * 32-bit numbers. (A separate two-byte test first measured +6% on
-     * those, -1% on two-byte values.) */
-    v = p[0];
-    if (v < 0x80) {
-      r.p = p + 1;
-      r.v = v;
-      return r;
-    }
-    VARINT_STEP(1)
-    VARINT_STEP(2)
-    VARINT_STEP(3)
-    VARINT_STEP(4)
-    VARINT_STEP(5)
-    VARINT_STEP(6)
-    VARINT_STEP(7)
-    VARINT_STEP(8)
-    VARINT_STEP(9)
-    return r; /* more than 10 bytes */
-  }
-  /* Near the end of the input or of a sub-message: the same sums, each
-   * byte checked against the n (< 10) left, so none can be over-long. */
-  n = (size_t)(end - p);
-  if (n == 0) return r;
-  v = p[0];
-  if (v < 0x80) {
-    r.p = p + 1;
-    r.v = v;
-    return r;
-  }
-  for (i = 1; i < n; i++) {
-    b = p[i];
-    v += (b - 1) << (7 * i);
-    if (b < 0x80) {
-      r.p = p + i + 1;
-      r.v = v;
-      return r;
-    }
-  }
-  return r; /* truncated */
-}
-
-#undef VARINT_STEP
-
-PbciRead pbci_read_tag_slow(const uint8_t *p, const uint8_t *end) {
-  PbciRead r = {NULL, 0};
-  uint64_t result = 0;
-  unsigned i;
-  if (p >= end) return r;
-  if ((p[0] & 0xf8) == 0) return r; /* one-byte key of field 0 */
-  for (i = 0; i < 5; i++) {
-    if (p + i >= end) return r;
-    result |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (p[i] < 0x80) {
-      /* Up to 35 bits: a 32-bit field number and the wire type. */
-      r.p = p + i + 1;
-      r.v = result;
-      return r;
-    }
-  }
-  return r; /* more than 5 bytes */
-}
-
-PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end) {
-  PbciSpan r = {NULL, NULL};
-  uint64_t len = 0;
-  unsigned i;
-  /* 128 to 16383 bytes: sub-messages, long strings. */
-  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    size_t n = (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
-    if ((size_t)(end - p - 2) >= n) {
-      r.p = p + 2;
-      r.end = p + 2 + n;
-    }
-    return r;
-  }
-  for (i = 0; i < 5; i++) {
-    if (p + i >= end) return r;
-    len |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (p[i] < 0x80) break;
-  }
-  if (i == 5) return r; /* more than 5 bytes */
-  p += i + 1;
-  if (len > INT_MAX || len > (uint64_t)(end - p)) return r;
-  r.p = p;
-  r.end = p + (size_t)len;
-  return r;
-}
-
-/* The end of a value of wire type `wire_type` at p, setting *value to
- * where its contents start (after a length prefix); NULL when malformed,
- * wire types 3 and 4 (groups), 6 and 7 included. */
-static const uint8_t *value_end(const uint8_t *p, const uint8_t *end,
-                                uint32_t wire_type, const uint8_t **value) {
-  const uint8_t *contents_end = NULL;
-  uint64_t v;
-  *value = p;
-  switch (wire_type) {
-    case PBCI_WT_VARINT:
-      return pbci_read_varint(p, end, &v);
-    case PBCI_WT_64BIT:
-      return (size_t)(end - p) >= 8 ? p + 8 : NULL;
-    case PBCI_WT_32BIT:
-      return (size_t)(end - p) >= 4 ? p + 4 : NULL;
-    case PBCI_WT_LEN:
-      *value = pbci_read_len(p, end, &contents_end);
-      return *value != NULL ? contents_end : NULL;
-    default:
-      return NULL;
-  }
-}
-
-/* protobuf-c 1.4.1 reads a bool as true when any byte of the field's value,
- * length prefix included, has one of its low 7 bits set, whatever the wire
- * type. */
-PbciRead pbci_read_bool_slow(const uint8_t *p, const uint8_t *end,
-                             uint32_t wire_type) {
-  PbciRead r = {NULL, 0};
-  const uint8_t *value;
-  const uint8_t *next = value_end(p, end, wire_type, &value);
-  if (next != NULL) {
-    r.p = next;
-    for (; p < next; p++) {
-      if (*p & 0x7f) r.v = 1;
-    }
-  }
-  return r;
-}
-
-const uint8_t *pbci_next_field_slow(const uint8_t *p, const uint8_t *end,
-                                    PbciField *f) {
-  f->key = p;
-  p = pbci_read_tag(p, end, &f->tag);
-  if (p == NULL) return NULL;
-  f->raw = p;
-  f->end = value_end(p, end, (uint32_t)(f->tag & 7), &f->value);
-  return f->end;
-}
-
-size_t pbci_count_varints(const uint8_t *p, const uint8_t *end) {
-  size_t n = 0;
-  size_t run = 0; /* continuation bytes since the last last byte */
-  /* A run must end with a last byte: then a non-empty run counts at least
-   * one element, and its array exists before decoding appends to it. */
-  if (p < end && end[-1] >= 0x80) return (size_t)-1;
-#if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
-  while ((size_t)(end - p) >= 8) {
-    uint64_t w, last;
-    memcpy(&w, p, sizeof w);
-    /* One bit per last byte (top bit clear), at bit 7 of its byte. */
-    last = ~w & UINT64_C(0x8080808080808080);
-    if (last == UINT64_C(0x8080808080808080)) {
-      /* Eight one-byte values, the usual run of small numbers or bools. */
-      n += 8;
-      run = 0;
-    } else if (last == 0) {
-      run += 8;
-      if (run >= 10) return (size_t)-1; /* a varint over 10 bytes */
-    } else {
-      /* Continuation bytes before the word's first last byte extend the
-       * run; those after its last one start the next. */
-      if (run + (size_t)(__builtin_ctzll(last) >> 3) >= 10) return (size_t)-1;
-      run = (size_t)(__builtin_clzll(last) >> 3);
-      /* The multiplication adds the eight bytes' bits into the top byte. */
-      n += (size_t)(((last >> 7) * UINT64_C(0x0101010101010101)) >> 56);
-    }
-    p += 8;
-  }
-#endif
-  for (; p < end; p++) {
-    if (*p < 0x80) {
-      n++;
-      run = 0;
-    } else if (++run == 10) {
-      return (size_t)-1;
-    }
-  }
-  return n;
-}
+#include "runtime.h"
 
 /* The header must fit in PROTOBUF_C_ITER_ARRAY_HEADER, which keeps the
  * elements after it aligned to PBCI_ALIGN. */
@@ -316,7 +117,7 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
   }
   /* Then (or else) one field at a time. */
   while ((size_t)(end - p) > key_len && same_key(p, key, key_len)) {
-    const uint8_t *next = pbci_skip_value(p + key_len, end, wire_type);
+    const uint8_t *next = pbci_try_skip(p + key_len, end, wire_type);
     if (next == NULL) break;
     p = next;
     n++;
@@ -472,7 +273,7 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
 
 /* The elements of a packed run of varints [p, end), as the decoder counts
  * them: its last bytes (top bit clear), without looking for over-long
- * varints, which store_run rejects. (size_t)-1 when the run's last byte
+ * varints, which store_run rejects. PBCI_BAD_COUNT when the run's last byte
  * continues: a run that ends with a last byte holds as many varints of at
  * most 10 bytes as it has last bytes, and a non-empty one at least one, so
  * its array exists before store_run appends to it. Each of a word's eight
@@ -482,7 +283,7 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
  * varint's length, takes about twice as many. */
 PBCI_INLINE size_t count_run_varints(const uint8_t *p, const uint8_t *end) {
   size_t n = 0;
-  if (p < end && end[-1] >= 0x80) return (size_t)-1;
+  if (p < end && end[-1] >= 0x80) return PBCI_BAD_COUNT;
   while ((size_t)(end - p) >= 8) {
     size_t words = (size_t)(end - p) / 8, i;
     uint64_t lanes = 0;
@@ -609,7 +410,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   count = kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
               ? pbci_count_fixed(p, end, size)
               : count_run_varints(p, end);
-  if (count == (size_t)-1) {
+  if (count == PBCI_BAD_COUNT) {
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;
   }
@@ -619,7 +420,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
     /* A run with an over-long varint is malformed whatever the room, as
      * unpacked_size reports it: look for one, on this path only. */
     if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
-        pbci_count_varints(p, end) == (size_t)-1) {
+        pbci_count_varints(p, end) == PBCI_BAD_COUNT) {
       r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     }
     return r;

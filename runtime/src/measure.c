@@ -15,7 +15,7 @@ typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end,
 
 /* The number of elements the occurrence `f` of repeated field `fi` holds:
  * a packed run's when f is length-delimited and the field is a scalar, else
- * 1. Returns (size_t)-1 for a malformed packed run. */
+ * 1. Returns PBCI_BAD_COUNT for a malformed packed run. */
 PBCI_INLINE size_t count_elements(const PbciFieldInfo *fi, const PbciField *f) {
   if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
   return count_packed(fi->op, f->value, f->end);
@@ -43,8 +43,6 @@ typedef struct PbciLevel {
   const struct PbciLevel *outer; /* the level that gave that range, waiting;
                                     NULL: a single range */
 } Level;
-
-#define PBCI_STOP 1 /* internal: the run is over, stop iterating */
 
 /* The field of `type` numbered by `tag` when it is a member of `group`,
  * else NULL. */
@@ -74,7 +72,7 @@ static Level list_level(const PbciList *list, const uint8_t *last, RangeFn fn,
 }
 
 /* Scans [p, end), a range of the level above: passes on each occurrence of
- * the level's member; returns PBCI_STOP at another member of its group. */
+ * the level's member; returns PBCI_DECLINED at another member of its group. */
 static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
   lv->end = end;
   while (p < end) {
@@ -86,11 +84,11 @@ static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
     fi = group_member(lv->type, lv->group, f.tag);
     if (fi == NULL) continue;
-    if (fi->number != lv->member) return PBCI_STOP;
+    if (fi->number != lv->member) return PBCI_DECLINED;
     lv->next = p;
     r = lv->fn(lv->ctx, f.value, f.end, lv);
     if (r != 0) return r;
-    if (f.end == lv->last) return PBCI_STOP;
+    if (f.end == lv->last) return PBCI_DECLINED;
   }
   return 0;
 }
@@ -127,7 +125,7 @@ static ptrdiff_t list_each(const PbciList *list, const uint8_t *last,
   lv = list_level(list, last, fn, ctx);
   r = level_scan(&lv, list->p, list->end);
   if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
-  return r == PBCI_STOP ? 0 : r;
+  return r == PBCI_DECLINED ? 0 : r;
 }
 
 /* ---- shared by both sizers ---- */
@@ -136,12 +134,10 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
                                     const uint8_t *p, const uint8_t *end,
                                     PbciSize *size, uint32_t depth);
 
-/* The scratch the runtime holds itself (measure_one, measure_list): the
- * generator gives larger messages a sizer of their own, x__iter_measure,
- * which provides theirs (see MessageModel::own_sizer). */
-#define LOCAL_COUNTS 8    /* repeated fields */
-#define LOCAL_GROUPS 4    /* groups of merging sub-message occurrences */
-#define LOCAL_REQUIRED 64 /* required fields without a default */
+/* measure_one and measure_list hold the scratch of messages within
+ * PBCI_LOCAL_COUNTS, PBCI_LOCAL_GROUPS and PBCI_LOCAL_REQUIRED
+ * (internal/limits.h); the generator gives larger ones a sizer of their own,
+ * x__iter_measure, which provides theirs (see MessageModel::own_sizer). */
 
 /* pbci_measure for the occurrences in `list` into one new instance of
  * `type`, with scratch of this frame or, for larger messages, through the
@@ -149,13 +145,13 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
 static PBCI_NOINLINE ptrdiff_t measure_list(const PbciMessage *type,
                                             const PbciList *list,
                                             PbciSize *size, uint32_t depth) {
-  size_t counts[2 * LOCAL_COUNTS];
-  PbciRun runs[LOCAL_GROUPS];
-  uint64_t required[LOCAL_REQUIRED / 64];
+  size_t counts[2 * PBCI_LOCAL_COUNTS];
+  PbciRun runs[PBCI_LOCAL_GROUPS];
+  uint64_t required[PBCI_LOCAL_REQUIRED / 64];
   if (type->measure != NULL) return type->measure(list, size, depth);
   /* A table from another generator version: refuse rather than overrun. */
-  if (type->n_counts > LOCAL_COUNTS || type->n_groups > LOCAL_GROUPS ||
-      type->n_required > LOCAL_REQUIRED) {
+  if (type->n_counts > PBCI_LOCAL_COUNTS || type->n_groups > PBCI_LOCAL_GROUPS ||
+      type->n_required > PBCI_LOCAL_REQUIRED) {
     return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   }
   return pbci_measure(type, counts, runs, required, list, size, depth);
@@ -167,9 +163,9 @@ static PBCI_NOINLINE ptrdiff_t measure_list(const PbciMessage *type,
 static PBCI_NOINLINE ptrdiff_t measure_one(const PbciMessage *type,
                                            const uint8_t *p, const uint8_t *end,
                                            PbciSize *size, uint32_t depth) {
-  size_t counts[2 * LOCAL_COUNTS];
+  size_t counts[2 * PBCI_LOCAL_COUNTS];
   PbciList one;
-  if (type->n_counts <= LOCAL_COUNTS &&
+  if (type->n_counts <= PBCI_LOCAL_COUNTS &&
       (type->n_groups | type->n_required) < 64) {
     return measure_occurrence(type, counts, p, end, size, depth);
   }
@@ -252,7 +248,7 @@ PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
   size_t add, need;
   if ((f->tag & 7) == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
     add = count_elements(fi, f); /* a packed run */
-    if (add == (size_t)-1) return PROTOBUF_C_ITER_ERR_MALFORMED;
+    if (add == PBCI_BAD_COUNT) return PROTOBUF_C_ITER_ERR_MALFORMED;
     need = *n + add;
   } else {
     add = 1;
@@ -369,7 +365,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
       p = size_plain(type, &expect, p, end, &hi);
       if (p != field) continue;
     }
-    p = pbci_frame_inline(v, end, key & 7, &value);
+    p = pbci_try_frame(v, end, key & 7, &value);
     if (p == NULL) goto general;
     if (fi->flags == PBCI_FIELD_REPEATED && fi->kind == PBCI_KIND_MESSAGE &&
         counts[fi->slot] != caps[fi->slot]) {

@@ -5,6 +5,7 @@
 #define PROTOBUF_C_ITER_MEASURE_COMMON_H
 
 #include "protobuf-c-iter/internal/decode.h"
+#include "runtime.h"
 
 /* The key at p (p < end) as PbciFieldInfo::key holds usual keys: its first
  * byte when that ends the key, else its first two bytes; sets *value past
@@ -111,7 +112,7 @@ PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
 }
 
 /* The elements a packed run [v, end) of a repeated scalar with op `op`
- * holds, or (size_t)-1 when malformed. */
+ * holds, or PBCI_BAD_COUNT when malformed. */
 PBCI_INLINE size_t count_packed(uint32_t op, const uint8_t *v,
                                 const uint8_t *end) {
   switch (op) {

@@ -18,9 +18,6 @@
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
-/* What the functions here return when the input is not for this path. */
-#define GIVE_UP 1
-
 /* The stack is kept in segments of SEGMENT_FRAMES open instances and
  * SEGMENT_COUNTS array counts (two per repeated field), about 2.5 KiB on
  * 64-bit hosts: a sub-message that finds its segment full is sized in a
@@ -52,7 +49,7 @@ typedef struct Frame {
 /* Adds `extra` bytes and an array of n elements of elem_size bytes to *lo,
  * rounded as the decoder allocates: a struct (n = 1, no extra) or a new
  * array and its header (extra PROTOBUF_C_ITER_ARRAY_HEADER). Returns 0, or
- * GIVE_UP when the total would pass FAST_LIMIT. A 32-bit size_t needs the
+ * PBCI_DECLINED when the total would pass FAST_LIMIT. A 32-bit size_t needs the
  * product checked (2^29 eight-byte elements, a 512 MiB packed run, would
  * wrap to 0); a 64-bit one only the factors' sizes. */
 PBCI_INLINE int add_block(size_t n, size_t elem_size, size_t extra,
@@ -61,15 +58,15 @@ PBCI_INLINE int add_block(size_t n, size_t elem_size, size_t extra,
 #if SIZE_MAX > 0xffffffffu
   /* Below 2^56, no product wraps (and no test of the product is needed). */
   if ((uint64_t)n >> 32 != 0 || (uint64_t)elem_size >> 24 != 0) {
-    return GIVE_UP;
+    return PBCI_DECLINED;
   }
   bytes = n * elem_size;
 #else
   bytes = pbci_mul_size(n, elem_size);
-  if (bytes > FAST_LIMIT) return GIVE_UP; /* so that rounding cannot wrap */
+  if (bytes > FAST_LIMIT) return PBCI_DECLINED; /* so that rounding cannot wrap */
 #endif
   bytes = PBCI_ROUND(bytes) + extra;
-  if (bytes > FAST_LIMIT - *lo) return GIVE_UP;
+  if (bytes > FAST_LIMIT - *lo) return PBCI_DECLINED;
   *lo += bytes;
   return 0;
 }
@@ -80,7 +77,7 @@ PBCI_INLINE int add_block(size_t n, size_t elem_size, size_t extra,
  * unknown-field array), or with PROTOBUF_C_ITER_DISCARD_UNKNOWN checked
  * and skipped. Returns the byte after it, or NULL to give up (malformed,
  * or a known field with another key). */
-static PBCI_NOINLINE const uint8_t *take_unknown(Frame *f, const uint8_t *field,
+static PBCI_NOINLINE const uint8_t *try_take_unknown(Frame *f, const uint8_t *field,
                                                  const uint8_t *end,
                                                  uint32_t flags, size_t *lo,
                                                  size_t *hi) {
@@ -127,7 +124,7 @@ PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
 }
 
 /* Grows array `a` (of `fi`) to capacity pbci_next_capacity(cap, need),
- * adding it to *lo. Returns 0, or GIVE_UP. */
+ * adding it to *lo. Returns 0, or PBCI_DECLINED. */
 PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
                      size_t *lo) {
   a[1] = pbci_next_capacity(a[1], need);
@@ -139,7 +136,7 @@ PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
 PBCI_INLINE int add_run(Frame *f, const PbciFieldInfo *fi, size_t n,
                         size_t *lo) {
   size_t *a = array_of(f, fi);
-  if (a[0] + n > a[1] && grow(a, fi, a[0] + n, lo)) return GIVE_UP;
+  if (a[0] + n > a[1] && grow(a, fi, a[0] + n, lo)) return PBCI_DECLINED;
   a[0] += n;
   return 0;
 }
@@ -151,15 +148,23 @@ PBCI_INLINE int add_element(Frame *f, const PbciFieldInfo *fi,
                             const uint8_t *end, size_t *lo) {
   size_t *a = array_of(f, fi);
   if (a[0] == a[1] && grow(a, fi, a[0] + pbci_count_run(key, v, end), lo))
-    return GIVE_UP;
+    return PBCI_DECLINED;
   a[0]++;
   return 0;
 }
 
+/* fits_masks for types with a count at 64 or more: each count checked.
+ * Out of line, to keep the usual test to one compare in the hot loop. */
+static PBCI_NOINLINE int fits_masks_each(const PbciMessage *type) {
+  return type->n_counts <= 64 && type->n_groups <= 64 && type->n_required <= 64;
+}
+
 /* Whether the bit masks of a frame hold `type`'s arrays, groups and
- * required fields (64 each). */
+ * required fields (64 each). Counts under 64 OR to under 64: one test for
+ * the usual type. */
 PBCI_INLINE int fits_masks(const PbciMessage *type) {
-  return (type->n_counts | type->n_groups | type->n_required) <= 64;
+  return (type->n_counts | type->n_groups | type->n_required) < 64 ||
+         fits_masks_each(type);
 }
 
 /* Whether the array counts of `type` fit in the rest of a pool, [spare,
@@ -171,10 +176,10 @@ PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
 
 /* Opens frame f for a new instance of `type` (which fits_masks, and
  * fits_pool at *spare) whose occurrence ends at `end`, adding the struct to
- * *lo. Returns 0, or GIVE_UP. */
+ * *lo. Returns 0, or PBCI_DECLINED. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **spare, size_t *lo) {
-  if (add_block(1, type->size, 0, lo)) return GIVE_UP;
+  if (add_block(1, type->size, 0, lo)) return PBCI_DECLINED;
   f->type = type;
   f->end = end;
   f->counts = *spare;
@@ -197,7 +202,7 @@ typedef struct Options {
 
 /* Sizes an instance of `type` at nesting `depth` whose occurrence ends at
  * `end`, from p on, expecting field `expect` there, in a segment of its
- * own; adds to *lo and *hi. Returns 0, or GIVE_UP. */
+ * own; adds to *lo and *hi. Returns 0, or PBCI_DECLINED. */
 static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                          const uint8_t *p, const uint8_t *end,
                                          const PbciFieldInfo *expect,
@@ -221,7 +226,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
   size_t lo = *lo_io, hi = *hi_io;
   if (!fits_masks(type) || !fits_pool(type, spare, pool + SEGMENT_COUNTS) ||
       open_frame(f, type, end, &spare, &lo)) {
-    return GIVE_UP;
+    return PBCI_DECLINED;
   }
   for (;;) {
     while (p < end) {
@@ -233,8 +238,8 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
         /* An absent optional field, mostly: found by number. */
         const PbciFieldInfo *found = find_key(type, key);
         if (found == NULL) {
-          p = take_unknown(f, field, end, flags, &lo, &hi);
-          if (p == NULL) return GIVE_UP;
+          p = try_take_unknown(f, field, end, flags, &lo, &hi);
+          if (p == NULL) return PBCI_DECLINED;
           continue;
         }
         fi = found;
@@ -242,27 +247,27 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       switch (fi->op) {
         case PBCI_OP_VARINT:
           p = pbci_skip_varint(v, end);
-          if (p == NULL) return GIVE_UP;
+          if (p == NULL) return PBCI_DECLINED;
           break;
         case PBCI_OP_FIXED64:
-          if ((size_t)(end - v) < 8) return GIVE_UP;
+          if ((size_t)(end - v) < 8) return PBCI_DECLINED;
           p = v + 8;
           break;
         case PBCI_OP_FIXED32:
-          if ((size_t)(end - v) < 4) return GIVE_UP;
+          if ((size_t)(end - v) < 4) return PBCI_DECLINED;
           p = v + 4;
           break;
         case PBCI_OP_STRING:
           p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return GIVE_UP;
+          if (p == NULL) return PBCI_DECLINED;
           len = (size_t)(vend - p);
-          if (check_utf8 && !pbci_utf8_valid(p, len)) return GIVE_UP;
+          if (check_utf8 && !pbci_utf8_valid(p, len)) return PBCI_DECLINED;
           hi += len + 1;
           p = vend;
           break;
         case PBCI_OP_BYTES:
           p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return GIVE_UP;
+          if (p == NULL) return PBCI_DECLINED;
           hi += (size_t)(vend - p) * copy_bytes;
           p = vend;
           break;
@@ -272,21 +277,21 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           if ((key & 7) == PBCI_WT_LEN) {
             size_t n;
             p = pbci_read_len(v, end, &vend);
-            if (p == NULL) return GIVE_UP;
+            if (p == NULL) return PBCI_DECLINED;
             n = count_packed(fi->op, p, vend);
-            if (n == (size_t)-1 || add_run(f, fi, n, &lo)) return GIVE_UP;
+            if (n == PBCI_BAD_COUNT || add_run(f, fi, n, &lo)) return PBCI_DECLINED;
             p = vend;
           } else {
-            if (add_element(f, fi, field, v, end, &lo)) return GIVE_UP;
-            p = pbci_skip_value(v, end, key & 7);
-            if (p == NULL) return GIVE_UP;
+            if (add_element(f, fi, field, v, end, &lo)) return PBCI_DECLINED;
+            p = pbci_try_skip(v, end, key & 7);
+            if (p == NULL) return PBCI_DECLINED;
           }
           break;
         default: /* PBCI_OP_OTHER */
           if (fi->flags & PBCI_FIELD_GROUP) {
             /* Once only: a second occurrence merges or replaces. */
             uint64_t bit = UINT64_C(1) << fi->slot;
-            if (f->groups & bit) return GIVE_UP;
+            if (f->groups & bit) return PBCI_DECLINED;
             f->groups |= bit;
           }
           if (fi->flags & PBCI_FIELD_REQUIRED) {
@@ -294,18 +299,18 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           }
           if ((fi->flags & PBCI_FIELD_REPEATED) &&
               add_element(f, fi, field, v, end, &lo)) {
-            return GIVE_UP;
+            return PBCI_DECLINED;
           }
           if (fi->kind == PBCI_KIND_SCALAR) {
-            p = pbci_skip_value(v, end, key & 7);
-            if (p == NULL) return GIVE_UP;
+            p = pbci_try_skip(v, end, key & 7);
+            if (p == NULL) return PBCI_DECLINED;
             break;
           }
           p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return GIVE_UP;
+          if (p == NULL) return PBCI_DECLINED;
           len = (size_t)(vend - p);
           if (fi->kind == PBCI_KIND_STRING) {
-            if (check_utf8 && !pbci_utf8_valid(p, len)) return GIVE_UP;
+            if (check_utf8 && !pbci_utf8_valid(p, len)) return PBCI_DECLINED;
             hi += len + 1;
           } else if (fi->kind == PBCI_KIND_BYTES) {
             hi += len * copy_bytes;
@@ -327,7 +332,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 const uint8_t *next;
                 p = size_plain(sub, &sub_expect, p, vend, &hi);
                 if (p != vend) break; /* this one in a frame, from p */
-                if (add_block(1, sub->size, 0, &lo)) return GIVE_UP;
+                if (add_block(1, sub->size, 0, &lo)) return PBCI_DECLINED;
                 /* The next element of a repeated field (a run of map
                  * entries, say) here too, without the general path. */
                 next = p;
@@ -338,12 +343,12 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 }
                 p = pbci_read_len(v, end, &vend);
                 if (p == NULL || add_element(f, fi, next, v, end, &lo)) {
-                  return GIVE_UP;
+                  return PBCI_DECLINED;
                 }
                 sub_expect = first_field(sub);
               }
             }
-            if (!fits_masks(sub)) return GIVE_UP;
+            if (!fits_masks(sub)) return PBCI_DECLINED;
             if (f == deepest || !fits_pool(sub, spare, pool + SEGMENT_COUNTS)) {
               /* Past the limit, or in a segment of its own. */
               const uint32_t at = depth + (uint32_t)(f - stack);
@@ -351,7 +356,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
               if (at >= o->max_depth ||
                   measure_segment(sub, p, vend, sub_expect, at + 1, o,
                                   &child_lo, &child_hi)) {
-                return GIVE_UP;
+                return PBCI_DECLINED;
               }
               lo = child_lo;
               hi = child_hi;
@@ -363,7 +368,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             f->last = last;
             f++;
             type = sub;
-            if (open_frame(f, type, vend, &spare, &lo)) return GIVE_UP;
+            if (open_frame(f, type, vend, &spare, &lo)) return PBCI_DECLINED;
             end = vend;
             fi = sub_expect;
             last = last_field(type);
@@ -378,7 +383,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
     /* The instance is complete: its required fields, then its parent. */
     if (type->n_required != 0 &&
         f->required != (~UINT64_C(0) >> (64 - type->n_required))) {
-      return GIVE_UP;
+      return PBCI_DECLINED;
     }
     if (f == stack) break;
     spare = f->counts;
@@ -419,7 +424,7 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
     o.max_depth = size->ctx.max_depth;
     if (measure_segment(type, q, end, expect, 0, &o, &lo, &hi) ||
         lo + hi > (size_t)PTRDIFF_MAX) {
-      return GIVE_UP;
+      return PBCI_DECLINED;
     }
     size->lo = lo;
     size->hi = hi;

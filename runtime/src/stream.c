@@ -2,6 +2,7 @@
  * in place; FILE * and file descriptor streams are read into a buffer that
  * grows to the largest message seen, and decoded from there. */
 #include "protobuf-c-iter/stream.h"
+#include "protobuf-c-iter/internal/decode.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ static int make_room(ProtobufCIterReader *r, size_t n) {
     size_t limit = add_sat(r->max_message_size, PBCI_MAX_PREFIX);
     size_t cap = r->in_cap < PBCI_READ_CHUNK ? PBCI_READ_CHUNK : r->in_cap;
     uint8_t *in;
-    while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+    if (cap < n) cap = pbci_next_capacity(cap, n);
     if (cap > limit && limit >= n) cap = limit;
     in = (uint8_t *)reader_alloc(r, cap);
     if (in == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;

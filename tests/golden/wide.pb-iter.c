@@ -6004,3 +6004,3182 @@ size_t iter__wide__wide_required__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__wide__wide_required__iter_type = {
   &iter__wide__wide_required__descriptor, &iter__wide__wide_required__iter_message
 };
+
+/* ==== Iter__Wide__SixtyFour (iter.wide.SixtyFour) ==== */
+
+/* The fields of iter.wide.SixtyFour by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
+static const PbciFieldInfo iter__wide__sixty_four__iter_fields[] = {
+  { /* repeated int32 r1 = 1 */
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r2 = 2 */
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 1, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r3 = 3 */
+    .number = 3, .key = 0x18, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 2, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r4 = 4 */
+    .number = 4, .key = 0x20, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 3, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r5 = 5 */
+    .number = 5, .key = 0x28, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 4, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r6 = 6 */
+    .number = 6, .key = 0x30, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 5, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r7 = 7 */
+    .number = 7, .key = 0x38, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 6, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r8 = 8 */
+    .number = 8, .key = 0x40, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 7, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r9 = 9 */
+    .number = 9, .key = 0x48, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 8, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r10 = 10 */
+    .number = 10, .key = 0x50, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 9, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r11 = 11 */
+    .number = 11, .key = 0x58, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 10, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r12 = 12 */
+    .number = 12, .key = 0x60, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 11, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r13 = 13 */
+    .number = 13, .key = 0x68, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 12, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r14 = 14 */
+    .number = 14, .key = 0x70, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 13, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r15 = 15 */
+    .number = 15, .key = 0x78, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 14, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r16 = 16 */
+    .number = 16, .key = 0x180, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 15, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r17 = 17 */
+    .number = 17, .key = 0x188, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 16, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r18 = 18 */
+    .number = 18, .key = 0x190, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 17, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r19 = 19 */
+    .number = 19, .key = 0x198, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 18, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r20 = 20 */
+    .number = 20, .key = 0x1a0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 19, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r21 = 21 */
+    .number = 21, .key = 0x1a8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 20, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r22 = 22 */
+    .number = 22, .key = 0x1b0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 21, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r23 = 23 */
+    .number = 23, .key = 0x1b8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 22, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r24 = 24 */
+    .number = 24, .key = 0x1c0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 23, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r25 = 25 */
+    .number = 25, .key = 0x1c8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 24, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r26 = 26 */
+    .number = 26, .key = 0x1d0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 25, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r27 = 27 */
+    .number = 27, .key = 0x1d8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 26, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r28 = 28 */
+    .number = 28, .key = 0x1e0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 27, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r29 = 29 */
+    .number = 29, .key = 0x1e8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 28, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r30 = 30 */
+    .number = 30, .key = 0x1f0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 29, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r31 = 31 */
+    .number = 31, .key = 0x1f8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 30, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r32 = 32 */
+    .number = 32, .key = 0x280, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 31, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r33 = 33 */
+    .number = 33, .key = 0x288, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 32, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r34 = 34 */
+    .number = 34, .key = 0x290, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 33, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r35 = 35 */
+    .number = 35, .key = 0x298, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 34, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r36 = 36 */
+    .number = 36, .key = 0x2a0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 35, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r37 = 37 */
+    .number = 37, .key = 0x2a8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 36, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r38 = 38 */
+    .number = 38, .key = 0x2b0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 37, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r39 = 39 */
+    .number = 39, .key = 0x2b8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 38, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r40 = 40 */
+    .number = 40, .key = 0x2c0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 39, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r41 = 41 */
+    .number = 41, .key = 0x2c8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 40, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r42 = 42 */
+    .number = 42, .key = 0x2d0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 41, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r43 = 43 */
+    .number = 43, .key = 0x2d8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 42, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r44 = 44 */
+    .number = 44, .key = 0x2e0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 43, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r45 = 45 */
+    .number = 45, .key = 0x2e8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 44, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r46 = 46 */
+    .number = 46, .key = 0x2f0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 45, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r47 = 47 */
+    .number = 47, .key = 0x2f8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 46, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r48 = 48 */
+    .number = 48, .key = 0x380, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 47, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r49 = 49 */
+    .number = 49, .key = 0x388, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 48, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r50 = 50 */
+    .number = 50, .key = 0x390, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 49, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r51 = 51 */
+    .number = 51, .key = 0x398, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 50, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r52 = 52 */
+    .number = 52, .key = 0x3a0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 51, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r53 = 53 */
+    .number = 53, .key = 0x3a8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 52, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r54 = 54 */
+    .number = 54, .key = 0x3b0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 53, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r55 = 55 */
+    .number = 55, .key = 0x3b8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 54, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r56 = 56 */
+    .number = 56, .key = 0x3c0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 55, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r57 = 57 */
+    .number = 57, .key = 0x3c8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 56, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r58 = 58 */
+    .number = 58, .key = 0x3d0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 57, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r59 = 59 */
+    .number = 59, .key = 0x3d8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 58, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r60 = 60 */
+    .number = 60, .key = 0x3e0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 59, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r61 = 61 */
+    .number = 61, .key = 0x3e8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 60, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r62 = 62 */
+    .number = 62, .key = 0x3f0, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 61, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r63 = 63 */
+    .number = 63, .key = 0x3f8, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 62, .elem_size = sizeof(int32_t)},
+  { /* repeated int32 r64 = 64 */
+    .number = 64, .key = 0x480, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 63, .elem_size = sizeof(int32_t)},
+  { /* optional iter.wide.Item item = 65 */
+    .number = 65, .key = 0x48a, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .sub = &iter__wide__item__iter_message},
+};
+
+static ptrdiff_t iter__wide__sixty_four__iter_measure(const PbciList *list, PbciSize *size,
+    uint32_t depth);
+
+const PbciMessage iter__wide__sixty_four__iter_message = {
+  sizeof(Iter__Wide__SixtyFour), &iter__wide__sixty_four__descriptor,
+  NULL, /* new instances: iter__wide__sixty_four__descriptor.message_init */
+  iter__wide__sixty_four__iter_decode,
+  iter__wide__sixty_four__iter_measure,
+  iter__wide__sixty_four__iter_fields, 65, /* fields */
+  64, /* repeated fields */
+  1, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Decodes one occurrence of iter.wide.SixtyFour, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
+ * grow when full, for the run of elements starting there. On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
+ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+  Iter__Wide__SixtyFour *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  ptrdiff_t r;
+  uint64_t tag;
+  uint64_t v;
+  const uint8_t *value_end;
+  size_t cap_r1 = msg->n_r1; /* capacity of r1 */
+  size_t cap_r2 = msg->n_r2; /* capacity of r2 */
+  size_t cap_r3 = msg->n_r3; /* capacity of r3 */
+  size_t cap_r4 = msg->n_r4; /* capacity of r4 */
+  size_t cap_r5 = msg->n_r5; /* capacity of r5 */
+  size_t cap_r6 = msg->n_r6; /* capacity of r6 */
+  size_t cap_r7 = msg->n_r7; /* capacity of r7 */
+  size_t cap_r8 = msg->n_r8; /* capacity of r8 */
+  size_t cap_r9 = msg->n_r9; /* capacity of r9 */
+  size_t cap_r10 = msg->n_r10; /* capacity of r10 */
+  size_t cap_r11 = msg->n_r11; /* capacity of r11 */
+  size_t cap_r12 = msg->n_r12; /* capacity of r12 */
+  size_t cap_r13 = msg->n_r13; /* capacity of r13 */
+  size_t cap_r14 = msg->n_r14; /* capacity of r14 */
+  size_t cap_r15 = msg->n_r15; /* capacity of r15 */
+  size_t cap_r16 = msg->n_r16; /* capacity of r16 */
+  size_t cap_r17 = msg->n_r17; /* capacity of r17 */
+  size_t cap_r18 = msg->n_r18; /* capacity of r18 */
+  size_t cap_r19 = msg->n_r19; /* capacity of r19 */
+  size_t cap_r20 = msg->n_r20; /* capacity of r20 */
+  size_t cap_r21 = msg->n_r21; /* capacity of r21 */
+  size_t cap_r22 = msg->n_r22; /* capacity of r22 */
+  size_t cap_r23 = msg->n_r23; /* capacity of r23 */
+  size_t cap_r24 = msg->n_r24; /* capacity of r24 */
+  size_t cap_r25 = msg->n_r25; /* capacity of r25 */
+  size_t cap_r26 = msg->n_r26; /* capacity of r26 */
+  size_t cap_r27 = msg->n_r27; /* capacity of r27 */
+  size_t cap_r28 = msg->n_r28; /* capacity of r28 */
+  size_t cap_r29 = msg->n_r29; /* capacity of r29 */
+  size_t cap_r30 = msg->n_r30; /* capacity of r30 */
+  size_t cap_r31 = msg->n_r31; /* capacity of r31 */
+  size_t cap_r32 = msg->n_r32; /* capacity of r32 */
+  size_t cap_r33 = msg->n_r33; /* capacity of r33 */
+  size_t cap_r34 = msg->n_r34; /* capacity of r34 */
+  size_t cap_r35 = msg->n_r35; /* capacity of r35 */
+  size_t cap_r36 = msg->n_r36; /* capacity of r36 */
+  size_t cap_r37 = msg->n_r37; /* capacity of r37 */
+  size_t cap_r38 = msg->n_r38; /* capacity of r38 */
+  size_t cap_r39 = msg->n_r39; /* capacity of r39 */
+  size_t cap_r40 = msg->n_r40; /* capacity of r40 */
+  size_t cap_r41 = msg->n_r41; /* capacity of r41 */
+  size_t cap_r42 = msg->n_r42; /* capacity of r42 */
+  size_t cap_r43 = msg->n_r43; /* capacity of r43 */
+  size_t cap_r44 = msg->n_r44; /* capacity of r44 */
+  size_t cap_r45 = msg->n_r45; /* capacity of r45 */
+  size_t cap_r46 = msg->n_r46; /* capacity of r46 */
+  size_t cap_r47 = msg->n_r47; /* capacity of r47 */
+  size_t cap_r48 = msg->n_r48; /* capacity of r48 */
+  size_t cap_r49 = msg->n_r49; /* capacity of r49 */
+  size_t cap_r50 = msg->n_r50; /* capacity of r50 */
+  size_t cap_r51 = msg->n_r51; /* capacity of r51 */
+  size_t cap_r52 = msg->n_r52; /* capacity of r52 */
+  size_t cap_r53 = msg->n_r53; /* capacity of r53 */
+  size_t cap_r54 = msg->n_r54; /* capacity of r54 */
+  size_t cap_r55 = msg->n_r55; /* capacity of r55 */
+  size_t cap_r56 = msg->n_r56; /* capacity of r56 */
+  size_t cap_r57 = msg->n_r57; /* capacity of r57 */
+  size_t cap_r58 = msg->n_r58; /* capacity of r58 */
+  size_t cap_r59 = msg->n_r59; /* capacity of r59 */
+  size_t cap_r60 = msg->n_r60; /* capacity of r60 */
+  size_t cap_r61 = msg->n_r61; /* capacity of r61 */
+  size_t cap_r62 = msg->n_r62; /* capacity of r62 */
+  size_t cap_r63 = msg->n_r63; /* capacity of r63 */
+  size_t cap_r64 = msg->n_r64; /* capacity of r64 */
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+  while (p < end) {
+    field = p;
+    p = pbci_read_key(p, end, &tag);
+    if (p == NULL) goto malformed;
+    switch (tag) {
+      case PBCI_TAG(1, PBCI_WT_VARINT): /* repeated int32 r1 = 1 */
+      field_1:
+        if (msg->n_r1 == cap_r1) {
+          msg->r1 = pbci_grow_run(arena, msg->r1, &msg->n_r1, &cap_r1,
+              sizeof *msg->r1, field, p, end);
+          if (msg->r1 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r1[msg->n_r1++] = (int32_t)v;
+        if (p < end && p[0] == 0x08) {
+          field = p;
+          p += 1;
+          goto field_1;
+        }
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(1, PBCI_WT_LEN): /* r1: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r1, &msg->n_r1,
+              &cap_r1, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r1 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x08) {
+          field = p;
+          p += 1;
+          goto field_1;
+        }
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 r2 = 2 */
+      field_2:
+        if (msg->n_r2 == cap_r2) {
+          msg->r2 = pbci_grow_run(arena, msg->r2, &msg->n_r2, &cap_r2,
+              sizeof *msg->r2, field, p, end);
+          if (msg->r2 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r2[msg->n_r2++] = (int32_t)v;
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        if (p < end && p[0] == 0x18) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_LEN): /* r2: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r2, &msg->n_r2,
+              &cap_r2, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r2 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        if (p < end && p[0] == 0x18) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        break;
+      case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 r3 = 3 */
+      field_3:
+        if (msg->n_r3 == cap_r3) {
+          msg->r3 = pbci_grow_run(arena, msg->r3, &msg->n_r3, &cap_r3,
+              sizeof *msg->r3, field, p, end);
+          if (msg->r3 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r3[msg->n_r3++] = (int32_t)v;
+        if (p < end && p[0] == 0x18) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        if (p < end && p[0] == 0x20) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        break;
+      case PBCI_TAG(3, PBCI_WT_LEN): /* r3: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r3, &msg->n_r3,
+              &cap_r3, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r3 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x18) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        if (p < end && p[0] == 0x20) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        break;
+      case PBCI_TAG(4, PBCI_WT_VARINT): /* repeated int32 r4 = 4 */
+      field_4:
+        if (msg->n_r4 == cap_r4) {
+          msg->r4 = pbci_grow_run(arena, msg->r4, &msg->n_r4, &cap_r4,
+              sizeof *msg->r4, field, p, end);
+          if (msg->r4 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r4[msg->n_r4++] = (int32_t)v;
+        if (p < end && p[0] == 0x20) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        if (p < end && p[0] == 0x28) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        break;
+      case PBCI_TAG(4, PBCI_WT_LEN): /* r4: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r4, &msg->n_r4,
+              &cap_r4, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r4 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x20) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        if (p < end && p[0] == 0x28) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        break;
+      case PBCI_TAG(5, PBCI_WT_VARINT): /* repeated int32 r5 = 5 */
+      field_5:
+        if (msg->n_r5 == cap_r5) {
+          msg->r5 = pbci_grow_run(arena, msg->r5, &msg->n_r5, &cap_r5,
+              sizeof *msg->r5, field, p, end);
+          if (msg->r5 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r5[msg->n_r5++] = (int32_t)v;
+        if (p < end && p[0] == 0x28) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        if (p < end && p[0] == 0x30) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        break;
+      case PBCI_TAG(5, PBCI_WT_LEN): /* r5: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r5, &msg->n_r5,
+              &cap_r5, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r5 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x28) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        if (p < end && p[0] == 0x30) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        break;
+      case PBCI_TAG(6, PBCI_WT_VARINT): /* repeated int32 r6 = 6 */
+      field_6:
+        if (msg->n_r6 == cap_r6) {
+          msg->r6 = pbci_grow_run(arena, msg->r6, &msg->n_r6, &cap_r6,
+              sizeof *msg->r6, field, p, end);
+          if (msg->r6 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r6[msg->n_r6++] = (int32_t)v;
+        if (p < end && p[0] == 0x30) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        if (p < end && p[0] == 0x38) {
+          field = p;
+          p += 1;
+          goto field_7;
+        }
+        break;
+      case PBCI_TAG(6, PBCI_WT_LEN): /* r6: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r6, &msg->n_r6,
+              &cap_r6, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r6 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x30) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        if (p < end && p[0] == 0x38) {
+          field = p;
+          p += 1;
+          goto field_7;
+        }
+        break;
+      case PBCI_TAG(7, PBCI_WT_VARINT): /* repeated int32 r7 = 7 */
+      field_7:
+        if (msg->n_r7 == cap_r7) {
+          msg->r7 = pbci_grow_run(arena, msg->r7, &msg->n_r7, &cap_r7,
+              sizeof *msg->r7, field, p, end);
+          if (msg->r7 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r7[msg->n_r7++] = (int32_t)v;
+        if (p < end && p[0] == 0x38) {
+          field = p;
+          p += 1;
+          goto field_7;
+        }
+        if (p < end && p[0] == 0x40) {
+          field = p;
+          p += 1;
+          goto field_8;
+        }
+        break;
+      case PBCI_TAG(7, PBCI_WT_LEN): /* r7: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r7, &msg->n_r7,
+              &cap_r7, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r7 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x38) {
+          field = p;
+          p += 1;
+          goto field_7;
+        }
+        if (p < end && p[0] == 0x40) {
+          field = p;
+          p += 1;
+          goto field_8;
+        }
+        break;
+      case PBCI_TAG(8, PBCI_WT_VARINT): /* repeated int32 r8 = 8 */
+      field_8:
+        if (msg->n_r8 == cap_r8) {
+          msg->r8 = pbci_grow_run(arena, msg->r8, &msg->n_r8, &cap_r8,
+              sizeof *msg->r8, field, p, end);
+          if (msg->r8 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r8[msg->n_r8++] = (int32_t)v;
+        if (p < end && p[0] == 0x40) {
+          field = p;
+          p += 1;
+          goto field_8;
+        }
+        if (p < end && p[0] == 0x48) {
+          field = p;
+          p += 1;
+          goto field_9;
+        }
+        break;
+      case PBCI_TAG(8, PBCI_WT_LEN): /* r8: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r8, &msg->n_r8,
+              &cap_r8, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r8 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x40) {
+          field = p;
+          p += 1;
+          goto field_8;
+        }
+        if (p < end && p[0] == 0x48) {
+          field = p;
+          p += 1;
+          goto field_9;
+        }
+        break;
+      case PBCI_TAG(9, PBCI_WT_VARINT): /* repeated int32 r9 = 9 */
+      field_9:
+        if (msg->n_r9 == cap_r9) {
+          msg->r9 = pbci_grow_run(arena, msg->r9, &msg->n_r9, &cap_r9,
+              sizeof *msg->r9, field, p, end);
+          if (msg->r9 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r9[msg->n_r9++] = (int32_t)v;
+        if (p < end && p[0] == 0x48) {
+          field = p;
+          p += 1;
+          goto field_9;
+        }
+        if (p < end && p[0] == 0x50) {
+          field = p;
+          p += 1;
+          goto field_10;
+        }
+        break;
+      case PBCI_TAG(9, PBCI_WT_LEN): /* r9: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r9, &msg->n_r9,
+              &cap_r9, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r9 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x48) {
+          field = p;
+          p += 1;
+          goto field_9;
+        }
+        if (p < end && p[0] == 0x50) {
+          field = p;
+          p += 1;
+          goto field_10;
+        }
+        break;
+      case PBCI_TAG(10, PBCI_WT_VARINT): /* repeated int32 r10 = 10 */
+      field_10:
+        if (msg->n_r10 == cap_r10) {
+          msg->r10 = pbci_grow_run(arena, msg->r10, &msg->n_r10, &cap_r10,
+              sizeof *msg->r10, field, p, end);
+          if (msg->r10 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r10[msg->n_r10++] = (int32_t)v;
+        if (p < end && p[0] == 0x50) {
+          field = p;
+          p += 1;
+          goto field_10;
+        }
+        if (p < end && p[0] == 0x58) {
+          field = p;
+          p += 1;
+          goto field_11;
+        }
+        break;
+      case PBCI_TAG(10, PBCI_WT_LEN): /* r10: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r10, &msg->n_r10,
+              &cap_r10, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r10 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x50) {
+          field = p;
+          p += 1;
+          goto field_10;
+        }
+        if (p < end && p[0] == 0x58) {
+          field = p;
+          p += 1;
+          goto field_11;
+        }
+        break;
+      case PBCI_TAG(11, PBCI_WT_VARINT): /* repeated int32 r11 = 11 */
+      field_11:
+        if (msg->n_r11 == cap_r11) {
+          msg->r11 = pbci_grow_run(arena, msg->r11, &msg->n_r11, &cap_r11,
+              sizeof *msg->r11, field, p, end);
+          if (msg->r11 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r11[msg->n_r11++] = (int32_t)v;
+        if (p < end && p[0] == 0x58) {
+          field = p;
+          p += 1;
+          goto field_11;
+        }
+        if (p < end && p[0] == 0x60) {
+          field = p;
+          p += 1;
+          goto field_12;
+        }
+        break;
+      case PBCI_TAG(11, PBCI_WT_LEN): /* r11: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r11, &msg->n_r11,
+              &cap_r11, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r11 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x58) {
+          field = p;
+          p += 1;
+          goto field_11;
+        }
+        if (p < end && p[0] == 0x60) {
+          field = p;
+          p += 1;
+          goto field_12;
+        }
+        break;
+      case PBCI_TAG(12, PBCI_WT_VARINT): /* repeated int32 r12 = 12 */
+      field_12:
+        if (msg->n_r12 == cap_r12) {
+          msg->r12 = pbci_grow_run(arena, msg->r12, &msg->n_r12, &cap_r12,
+              sizeof *msg->r12, field, p, end);
+          if (msg->r12 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r12[msg->n_r12++] = (int32_t)v;
+        if (p < end && p[0] == 0x60) {
+          field = p;
+          p += 1;
+          goto field_12;
+        }
+        if (p < end && p[0] == 0x68) {
+          field = p;
+          p += 1;
+          goto field_13;
+        }
+        break;
+      case PBCI_TAG(12, PBCI_WT_LEN): /* r12: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r12, &msg->n_r12,
+              &cap_r12, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r12 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x60) {
+          field = p;
+          p += 1;
+          goto field_12;
+        }
+        if (p < end && p[0] == 0x68) {
+          field = p;
+          p += 1;
+          goto field_13;
+        }
+        break;
+      case PBCI_TAG(13, PBCI_WT_VARINT): /* repeated int32 r13 = 13 */
+      field_13:
+        if (msg->n_r13 == cap_r13) {
+          msg->r13 = pbci_grow_run(arena, msg->r13, &msg->n_r13, &cap_r13,
+              sizeof *msg->r13, field, p, end);
+          if (msg->r13 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r13[msg->n_r13++] = (int32_t)v;
+        if (p < end && p[0] == 0x68) {
+          field = p;
+          p += 1;
+          goto field_13;
+        }
+        if (p < end && p[0] == 0x70) {
+          field = p;
+          p += 1;
+          goto field_14;
+        }
+        break;
+      case PBCI_TAG(13, PBCI_WT_LEN): /* r13: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r13, &msg->n_r13,
+              &cap_r13, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r13 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x68) {
+          field = p;
+          p += 1;
+          goto field_13;
+        }
+        if (p < end && p[0] == 0x70) {
+          field = p;
+          p += 1;
+          goto field_14;
+        }
+        break;
+      case PBCI_TAG(14, PBCI_WT_VARINT): /* repeated int32 r14 = 14 */
+      field_14:
+        if (msg->n_r14 == cap_r14) {
+          msg->r14 = pbci_grow_run(arena, msg->r14, &msg->n_r14, &cap_r14,
+              sizeof *msg->r14, field, p, end);
+          if (msg->r14 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r14[msg->n_r14++] = (int32_t)v;
+        if (p < end && p[0] == 0x70) {
+          field = p;
+          p += 1;
+          goto field_14;
+        }
+        if (p < end && p[0] == 0x78) {
+          field = p;
+          p += 1;
+          goto field_15;
+        }
+        break;
+      case PBCI_TAG(14, PBCI_WT_LEN): /* r14: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r14, &msg->n_r14,
+              &cap_r14, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r14 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x70) {
+          field = p;
+          p += 1;
+          goto field_14;
+        }
+        if (p < end && p[0] == 0x78) {
+          field = p;
+          p += 1;
+          goto field_15;
+        }
+        break;
+      case PBCI_TAG(15, PBCI_WT_VARINT): /* repeated int32 r15 = 15 */
+      field_15:
+        if (msg->n_r15 == cap_r15) {
+          msg->r15 = pbci_grow_run(arena, msg->r15, &msg->n_r15, &cap_r15,
+              sizeof *msg->r15, field, p, end);
+          if (msg->r15 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r15[msg->n_r15++] = (int32_t)v;
+        if (p < end && p[0] == 0x78) {
+          field = p;
+          p += 1;
+          goto field_15;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_16;
+        }
+        break;
+      case PBCI_TAG(15, PBCI_WT_LEN): /* r15: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r15, &msg->n_r15,
+              &cap_r15, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r15 = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x78) {
+          field = p;
+          p += 1;
+          goto field_15;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_16;
+        }
+        break;
+      case PBCI_TAG(16, PBCI_WT_VARINT): /* repeated int32 r16 = 16 */
+      field_16:
+        if (msg->n_r16 == cap_r16) {
+          msg->r16 = pbci_grow_run(arena, msg->r16, &msg->n_r16, &cap_r16,
+              sizeof *msg->r16, field, p, end);
+          if (msg->r16 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r16[msg->n_r16++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_16;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_17;
+        }
+        break;
+      case PBCI_TAG(16, PBCI_WT_LEN): /* r16: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r16, &msg->n_r16,
+              &cap_r16, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r16 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_16;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_17;
+        }
+        break;
+      case PBCI_TAG(17, PBCI_WT_VARINT): /* repeated int32 r17 = 17 */
+      field_17:
+        if (msg->n_r17 == cap_r17) {
+          msg->r17 = pbci_grow_run(arena, msg->r17, &msg->n_r17, &cap_r17,
+              sizeof *msg->r17, field, p, end);
+          if (msg->r17 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r17[msg->n_r17++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_17;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_18;
+        }
+        break;
+      case PBCI_TAG(17, PBCI_WT_LEN): /* r17: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r17, &msg->n_r17,
+              &cap_r17, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r17 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_17;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_18;
+        }
+        break;
+      case PBCI_TAG(18, PBCI_WT_VARINT): /* repeated int32 r18 = 18 */
+      field_18:
+        if (msg->n_r18 == cap_r18) {
+          msg->r18 = pbci_grow_run(arena, msg->r18, &msg->n_r18, &cap_r18,
+              sizeof *msg->r18, field, p, end);
+          if (msg->r18 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r18[msg->n_r18++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_18;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_19;
+        }
+        break;
+      case PBCI_TAG(18, PBCI_WT_LEN): /* r18: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r18, &msg->n_r18,
+              &cap_r18, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r18 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_18;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_19;
+        }
+        break;
+      case PBCI_TAG(19, PBCI_WT_VARINT): /* repeated int32 r19 = 19 */
+      field_19:
+        if (msg->n_r19 == cap_r19) {
+          msg->r19 = pbci_grow_run(arena, msg->r19, &msg->n_r19, &cap_r19,
+              sizeof *msg->r19, field, p, end);
+          if (msg->r19 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r19[msg->n_r19++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_19;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_20;
+        }
+        break;
+      case PBCI_TAG(19, PBCI_WT_LEN): /* r19: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r19, &msg->n_r19,
+              &cap_r19, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r19 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_19;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_20;
+        }
+        break;
+      case PBCI_TAG(20, PBCI_WT_VARINT): /* repeated int32 r20 = 20 */
+      field_20:
+        if (msg->n_r20 == cap_r20) {
+          msg->r20 = pbci_grow_run(arena, msg->r20, &msg->n_r20, &cap_r20,
+              sizeof *msg->r20, field, p, end);
+          if (msg->r20 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r20[msg->n_r20++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_20;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_21;
+        }
+        break;
+      case PBCI_TAG(20, PBCI_WT_LEN): /* r20: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r20, &msg->n_r20,
+              &cap_r20, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r20 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_20;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_21;
+        }
+        break;
+      case PBCI_TAG(21, PBCI_WT_VARINT): /* repeated int32 r21 = 21 */
+      field_21:
+        if (msg->n_r21 == cap_r21) {
+          msg->r21 = pbci_grow_run(arena, msg->r21, &msg->n_r21, &cap_r21,
+              sizeof *msg->r21, field, p, end);
+          if (msg->r21 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r21[msg->n_r21++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_21;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_22;
+        }
+        break;
+      case PBCI_TAG(21, PBCI_WT_LEN): /* r21: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r21, &msg->n_r21,
+              &cap_r21, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r21 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_21;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_22;
+        }
+        break;
+      case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated int32 r22 = 22 */
+      field_22:
+        if (msg->n_r22 == cap_r22) {
+          msg->r22 = pbci_grow_run(arena, msg->r22, &msg->n_r22, &cap_r22,
+              sizeof *msg->r22, field, p, end);
+          if (msg->r22 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r22[msg->n_r22++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_22;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_23;
+        }
+        break;
+      case PBCI_TAG(22, PBCI_WT_LEN): /* r22: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r22, &msg->n_r22,
+              &cap_r22, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r22 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_22;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_23;
+        }
+        break;
+      case PBCI_TAG(23, PBCI_WT_VARINT): /* repeated int32 r23 = 23 */
+      field_23:
+        if (msg->n_r23 == cap_r23) {
+          msg->r23 = pbci_grow_run(arena, msg->r23, &msg->n_r23, &cap_r23,
+              sizeof *msg->r23, field, p, end);
+          if (msg->r23 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r23[msg->n_r23++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_23;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_24;
+        }
+        break;
+      case PBCI_TAG(23, PBCI_WT_LEN): /* r23: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r23, &msg->n_r23,
+              &cap_r23, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r23 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_23;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_24;
+        }
+        break;
+      case PBCI_TAG(24, PBCI_WT_VARINT): /* repeated int32 r24 = 24 */
+      field_24:
+        if (msg->n_r24 == cap_r24) {
+          msg->r24 = pbci_grow_run(arena, msg->r24, &msg->n_r24, &cap_r24,
+              sizeof *msg->r24, field, p, end);
+          if (msg->r24 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r24[msg->n_r24++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_24;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_25;
+        }
+        break;
+      case PBCI_TAG(24, PBCI_WT_LEN): /* r24: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r24, &msg->n_r24,
+              &cap_r24, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r24 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_24;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_25;
+        }
+        break;
+      case PBCI_TAG(25, PBCI_WT_VARINT): /* repeated int32 r25 = 25 */
+      field_25:
+        if (msg->n_r25 == cap_r25) {
+          msg->r25 = pbci_grow_run(arena, msg->r25, &msg->n_r25, &cap_r25,
+              sizeof *msg->r25, field, p, end);
+          if (msg->r25 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r25[msg->n_r25++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_25;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_26;
+        }
+        break;
+      case PBCI_TAG(25, PBCI_WT_LEN): /* r25: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r25, &msg->n_r25,
+              &cap_r25, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r25 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_25;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_26;
+        }
+        break;
+      case PBCI_TAG(26, PBCI_WT_VARINT): /* repeated int32 r26 = 26 */
+      field_26:
+        if (msg->n_r26 == cap_r26) {
+          msg->r26 = pbci_grow_run(arena, msg->r26, &msg->n_r26, &cap_r26,
+              sizeof *msg->r26, field, p, end);
+          if (msg->r26 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r26[msg->n_r26++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_26;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_27;
+        }
+        break;
+      case PBCI_TAG(26, PBCI_WT_LEN): /* r26: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r26, &msg->n_r26,
+              &cap_r26, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r26 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_26;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_27;
+        }
+        break;
+      case PBCI_TAG(27, PBCI_WT_VARINT): /* repeated int32 r27 = 27 */
+      field_27:
+        if (msg->n_r27 == cap_r27) {
+          msg->r27 = pbci_grow_run(arena, msg->r27, &msg->n_r27, &cap_r27,
+              sizeof *msg->r27, field, p, end);
+          if (msg->r27 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r27[msg->n_r27++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_27;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_28;
+        }
+        break;
+      case PBCI_TAG(27, PBCI_WT_LEN): /* r27: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r27, &msg->n_r27,
+              &cap_r27, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r27 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_27;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_28;
+        }
+        break;
+      case PBCI_TAG(28, PBCI_WT_VARINT): /* repeated int32 r28 = 28 */
+      field_28:
+        if (msg->n_r28 == cap_r28) {
+          msg->r28 = pbci_grow_run(arena, msg->r28, &msg->n_r28, &cap_r28,
+              sizeof *msg->r28, field, p, end);
+          if (msg->r28 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r28[msg->n_r28++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_28;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_29;
+        }
+        break;
+      case PBCI_TAG(28, PBCI_WT_LEN): /* r28: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r28, &msg->n_r28,
+              &cap_r28, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r28 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_28;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_29;
+        }
+        break;
+      case PBCI_TAG(29, PBCI_WT_VARINT): /* repeated int32 r29 = 29 */
+      field_29:
+        if (msg->n_r29 == cap_r29) {
+          msg->r29 = pbci_grow_run(arena, msg->r29, &msg->n_r29, &cap_r29,
+              sizeof *msg->r29, field, p, end);
+          if (msg->r29 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r29[msg->n_r29++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_29;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_30;
+        }
+        break;
+      case PBCI_TAG(29, PBCI_WT_LEN): /* r29: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r29, &msg->n_r29,
+              &cap_r29, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r29 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_29;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_30;
+        }
+        break;
+      case PBCI_TAG(30, PBCI_WT_VARINT): /* repeated int32 r30 = 30 */
+      field_30:
+        if (msg->n_r30 == cap_r30) {
+          msg->r30 = pbci_grow_run(arena, msg->r30, &msg->n_r30, &cap_r30,
+              sizeof *msg->r30, field, p, end);
+          if (msg->r30 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r30[msg->n_r30++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_30;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_31;
+        }
+        break;
+      case PBCI_TAG(30, PBCI_WT_LEN): /* r30: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r30, &msg->n_r30,
+              &cap_r30, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r30 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_30;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_31;
+        }
+        break;
+      case PBCI_TAG(31, PBCI_WT_VARINT): /* repeated int32 r31 = 31 */
+      field_31:
+        if (msg->n_r31 == cap_r31) {
+          msg->r31 = pbci_grow_run(arena, msg->r31, &msg->n_r31, &cap_r31,
+              sizeof *msg->r31, field, p, end);
+          if (msg->r31 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r31[msg->n_r31++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_31;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_32;
+        }
+        break;
+      case PBCI_TAG(31, PBCI_WT_LEN): /* r31: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r31, &msg->n_r31,
+              &cap_r31, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r31 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+          field = p;
+          p += 2;
+          goto field_31;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_32;
+        }
+        break;
+      case PBCI_TAG(32, PBCI_WT_VARINT): /* repeated int32 r32 = 32 */
+      field_32:
+        if (msg->n_r32 == cap_r32) {
+          msg->r32 = pbci_grow_run(arena, msg->r32, &msg->n_r32, &cap_r32,
+              sizeof *msg->r32, field, p, end);
+          if (msg->r32 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r32[msg->n_r32++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_32;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_33;
+        }
+        break;
+      case PBCI_TAG(32, PBCI_WT_LEN): /* r32: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r32, &msg->n_r32,
+              &cap_r32, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r32 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_32;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_33;
+        }
+        break;
+      case PBCI_TAG(33, PBCI_WT_VARINT): /* repeated int32 r33 = 33 */
+      field_33:
+        if (msg->n_r33 == cap_r33) {
+          msg->r33 = pbci_grow_run(arena, msg->r33, &msg->n_r33, &cap_r33,
+              sizeof *msg->r33, field, p, end);
+          if (msg->r33 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r33[msg->n_r33++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_33;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_34;
+        }
+        break;
+      case PBCI_TAG(33, PBCI_WT_LEN): /* r33: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r33, &msg->n_r33,
+              &cap_r33, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r33 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_33;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_34;
+        }
+        break;
+      case PBCI_TAG(34, PBCI_WT_VARINT): /* repeated int32 r34 = 34 */
+      field_34:
+        if (msg->n_r34 == cap_r34) {
+          msg->r34 = pbci_grow_run(arena, msg->r34, &msg->n_r34, &cap_r34,
+              sizeof *msg->r34, field, p, end);
+          if (msg->r34 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r34[msg->n_r34++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_34;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_35;
+        }
+        break;
+      case PBCI_TAG(34, PBCI_WT_LEN): /* r34: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r34, &msg->n_r34,
+              &cap_r34, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r34 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_34;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_35;
+        }
+        break;
+      case PBCI_TAG(35, PBCI_WT_VARINT): /* repeated int32 r35 = 35 */
+      field_35:
+        if (msg->n_r35 == cap_r35) {
+          msg->r35 = pbci_grow_run(arena, msg->r35, &msg->n_r35, &cap_r35,
+              sizeof *msg->r35, field, p, end);
+          if (msg->r35 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r35[msg->n_r35++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_35;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_36;
+        }
+        break;
+      case PBCI_TAG(35, PBCI_WT_LEN): /* r35: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r35, &msg->n_r35,
+              &cap_r35, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r35 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_35;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_36;
+        }
+        break;
+      case PBCI_TAG(36, PBCI_WT_VARINT): /* repeated int32 r36 = 36 */
+      field_36:
+        if (msg->n_r36 == cap_r36) {
+          msg->r36 = pbci_grow_run(arena, msg->r36, &msg->n_r36, &cap_r36,
+              sizeof *msg->r36, field, p, end);
+          if (msg->r36 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r36[msg->n_r36++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_36;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_37;
+        }
+        break;
+      case PBCI_TAG(36, PBCI_WT_LEN): /* r36: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r36, &msg->n_r36,
+              &cap_r36, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r36 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_36;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_37;
+        }
+        break;
+      case PBCI_TAG(37, PBCI_WT_VARINT): /* repeated int32 r37 = 37 */
+      field_37:
+        if (msg->n_r37 == cap_r37) {
+          msg->r37 = pbci_grow_run(arena, msg->r37, &msg->n_r37, &cap_r37,
+              sizeof *msg->r37, field, p, end);
+          if (msg->r37 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r37[msg->n_r37++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_37;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_38;
+        }
+        break;
+      case PBCI_TAG(37, PBCI_WT_LEN): /* r37: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r37, &msg->n_r37,
+              &cap_r37, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r37 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_37;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_38;
+        }
+        break;
+      case PBCI_TAG(38, PBCI_WT_VARINT): /* repeated int32 r38 = 38 */
+      field_38:
+        if (msg->n_r38 == cap_r38) {
+          msg->r38 = pbci_grow_run(arena, msg->r38, &msg->n_r38, &cap_r38,
+              sizeof *msg->r38, field, p, end);
+          if (msg->r38 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r38[msg->n_r38++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_38;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_39;
+        }
+        break;
+      case PBCI_TAG(38, PBCI_WT_LEN): /* r38: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r38, &msg->n_r38,
+              &cap_r38, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r38 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_38;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_39;
+        }
+        break;
+      case PBCI_TAG(39, PBCI_WT_VARINT): /* repeated int32 r39 = 39 */
+      field_39:
+        if (msg->n_r39 == cap_r39) {
+          msg->r39 = pbci_grow_run(arena, msg->r39, &msg->n_r39, &cap_r39,
+              sizeof *msg->r39, field, p, end);
+          if (msg->r39 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r39[msg->n_r39++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_39;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_40;
+        }
+        break;
+      case PBCI_TAG(39, PBCI_WT_LEN): /* r39: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r39, &msg->n_r39,
+              &cap_r39, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r39 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_39;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_40;
+        }
+        break;
+      case PBCI_TAG(40, PBCI_WT_VARINT): /* repeated int32 r40 = 40 */
+      field_40:
+        if (msg->n_r40 == cap_r40) {
+          msg->r40 = pbci_grow_run(arena, msg->r40, &msg->n_r40, &cap_r40,
+              sizeof *msg->r40, field, p, end);
+          if (msg->r40 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r40[msg->n_r40++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_40;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_41;
+        }
+        break;
+      case PBCI_TAG(40, PBCI_WT_LEN): /* r40: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r40, &msg->n_r40,
+              &cap_r40, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r40 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_40;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_41;
+        }
+        break;
+      case PBCI_TAG(41, PBCI_WT_VARINT): /* repeated int32 r41 = 41 */
+      field_41:
+        if (msg->n_r41 == cap_r41) {
+          msg->r41 = pbci_grow_run(arena, msg->r41, &msg->n_r41, &cap_r41,
+              sizeof *msg->r41, field, p, end);
+          if (msg->r41 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r41[msg->n_r41++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_41;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_42;
+        }
+        break;
+      case PBCI_TAG(41, PBCI_WT_LEN): /* r41: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r41, &msg->n_r41,
+              &cap_r41, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r41 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_41;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_42;
+        }
+        break;
+      case PBCI_TAG(42, PBCI_WT_VARINT): /* repeated int32 r42 = 42 */
+      field_42:
+        if (msg->n_r42 == cap_r42) {
+          msg->r42 = pbci_grow_run(arena, msg->r42, &msg->n_r42, &cap_r42,
+              sizeof *msg->r42, field, p, end);
+          if (msg->r42 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r42[msg->n_r42++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_42;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_43;
+        }
+        break;
+      case PBCI_TAG(42, PBCI_WT_LEN): /* r42: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r42, &msg->n_r42,
+              &cap_r42, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r42 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_42;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_43;
+        }
+        break;
+      case PBCI_TAG(43, PBCI_WT_VARINT): /* repeated int32 r43 = 43 */
+      field_43:
+        if (msg->n_r43 == cap_r43) {
+          msg->r43 = pbci_grow_run(arena, msg->r43, &msg->n_r43, &cap_r43,
+              sizeof *msg->r43, field, p, end);
+          if (msg->r43 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r43[msg->n_r43++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_43;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_44;
+        }
+        break;
+      case PBCI_TAG(43, PBCI_WT_LEN): /* r43: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r43, &msg->n_r43,
+              &cap_r43, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r43 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_43;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_44;
+        }
+        break;
+      case PBCI_TAG(44, PBCI_WT_VARINT): /* repeated int32 r44 = 44 */
+      field_44:
+        if (msg->n_r44 == cap_r44) {
+          msg->r44 = pbci_grow_run(arena, msg->r44, &msg->n_r44, &cap_r44,
+              sizeof *msg->r44, field, p, end);
+          if (msg->r44 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r44[msg->n_r44++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_44;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_45;
+        }
+        break;
+      case PBCI_TAG(44, PBCI_WT_LEN): /* r44: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r44, &msg->n_r44,
+              &cap_r44, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r44 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_44;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_45;
+        }
+        break;
+      case PBCI_TAG(45, PBCI_WT_VARINT): /* repeated int32 r45 = 45 */
+      field_45:
+        if (msg->n_r45 == cap_r45) {
+          msg->r45 = pbci_grow_run(arena, msg->r45, &msg->n_r45, &cap_r45,
+              sizeof *msg->r45, field, p, end);
+          if (msg->r45 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r45[msg->n_r45++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_45;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_46;
+        }
+        break;
+      case PBCI_TAG(45, PBCI_WT_LEN): /* r45: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r45, &msg->n_r45,
+              &cap_r45, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r45 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_45;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_46;
+        }
+        break;
+      case PBCI_TAG(46, PBCI_WT_VARINT): /* repeated int32 r46 = 46 */
+      field_46:
+        if (msg->n_r46 == cap_r46) {
+          msg->r46 = pbci_grow_run(arena, msg->r46, &msg->n_r46, &cap_r46,
+              sizeof *msg->r46, field, p, end);
+          if (msg->r46 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r46[msg->n_r46++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_46;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_47;
+        }
+        break;
+      case PBCI_TAG(46, PBCI_WT_LEN): /* r46: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r46, &msg->n_r46,
+              &cap_r46, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r46 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_46;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_47;
+        }
+        break;
+      case PBCI_TAG(47, PBCI_WT_VARINT): /* repeated int32 r47 = 47 */
+      field_47:
+        if (msg->n_r47 == cap_r47) {
+          msg->r47 = pbci_grow_run(arena, msg->r47, &msg->n_r47, &cap_r47,
+              sizeof *msg->r47, field, p, end);
+          if (msg->r47 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r47[msg->n_r47++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_47;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_48;
+        }
+        break;
+      case PBCI_TAG(47, PBCI_WT_LEN): /* r47: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r47, &msg->n_r47,
+              &cap_r47, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r47 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+          field = p;
+          p += 2;
+          goto field_47;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_48;
+        }
+        break;
+      case PBCI_TAG(48, PBCI_WT_VARINT): /* repeated int32 r48 = 48 */
+      field_48:
+        if (msg->n_r48 == cap_r48) {
+          msg->r48 = pbci_grow_run(arena, msg->r48, &msg->n_r48, &cap_r48,
+              sizeof *msg->r48, field, p, end);
+          if (msg->r48 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r48[msg->n_r48++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_48;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_49;
+        }
+        break;
+      case PBCI_TAG(48, PBCI_WT_LEN): /* r48: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r48, &msg->n_r48,
+              &cap_r48, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r48 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_48;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_49;
+        }
+        break;
+      case PBCI_TAG(49, PBCI_WT_VARINT): /* repeated int32 r49 = 49 */
+      field_49:
+        if (msg->n_r49 == cap_r49) {
+          msg->r49 = pbci_grow_run(arena, msg->r49, &msg->n_r49, &cap_r49,
+              sizeof *msg->r49, field, p, end);
+          if (msg->r49 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r49[msg->n_r49++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_49;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_50;
+        }
+        break;
+      case PBCI_TAG(49, PBCI_WT_LEN): /* r49: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r49, &msg->n_r49,
+              &cap_r49, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r49 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_49;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_50;
+        }
+        break;
+      case PBCI_TAG(50, PBCI_WT_VARINT): /* repeated int32 r50 = 50 */
+      field_50:
+        if (msg->n_r50 == cap_r50) {
+          msg->r50 = pbci_grow_run(arena, msg->r50, &msg->n_r50, &cap_r50,
+              sizeof *msg->r50, field, p, end);
+          if (msg->r50 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r50[msg->n_r50++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_50;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_51;
+        }
+        break;
+      case PBCI_TAG(50, PBCI_WT_LEN): /* r50: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r50, &msg->n_r50,
+              &cap_r50, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r50 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_50;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_51;
+        }
+        break;
+      case PBCI_TAG(51, PBCI_WT_VARINT): /* repeated int32 r51 = 51 */
+      field_51:
+        if (msg->n_r51 == cap_r51) {
+          msg->r51 = pbci_grow_run(arena, msg->r51, &msg->n_r51, &cap_r51,
+              sizeof *msg->r51, field, p, end);
+          if (msg->r51 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r51[msg->n_r51++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_51;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_52;
+        }
+        break;
+      case PBCI_TAG(51, PBCI_WT_LEN): /* r51: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r51, &msg->n_r51,
+              &cap_r51, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r51 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_51;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_52;
+        }
+        break;
+      case PBCI_TAG(52, PBCI_WT_VARINT): /* repeated int32 r52 = 52 */
+      field_52:
+        if (msg->n_r52 == cap_r52) {
+          msg->r52 = pbci_grow_run(arena, msg->r52, &msg->n_r52, &cap_r52,
+              sizeof *msg->r52, field, p, end);
+          if (msg->r52 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r52[msg->n_r52++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_52;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_53;
+        }
+        break;
+      case PBCI_TAG(52, PBCI_WT_LEN): /* r52: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r52, &msg->n_r52,
+              &cap_r52, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r52 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_52;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_53;
+        }
+        break;
+      case PBCI_TAG(53, PBCI_WT_VARINT): /* repeated int32 r53 = 53 */
+      field_53:
+        if (msg->n_r53 == cap_r53) {
+          msg->r53 = pbci_grow_run(arena, msg->r53, &msg->n_r53, &cap_r53,
+              sizeof *msg->r53, field, p, end);
+          if (msg->r53 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r53[msg->n_r53++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_53;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_54;
+        }
+        break;
+      case PBCI_TAG(53, PBCI_WT_LEN): /* r53: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r53, &msg->n_r53,
+              &cap_r53, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r53 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_53;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_54;
+        }
+        break;
+      case PBCI_TAG(54, PBCI_WT_VARINT): /* repeated int32 r54 = 54 */
+      field_54:
+        if (msg->n_r54 == cap_r54) {
+          msg->r54 = pbci_grow_run(arena, msg->r54, &msg->n_r54, &cap_r54,
+              sizeof *msg->r54, field, p, end);
+          if (msg->r54 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r54[msg->n_r54++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_54;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_55;
+        }
+        break;
+      case PBCI_TAG(54, PBCI_WT_LEN): /* r54: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r54, &msg->n_r54,
+              &cap_r54, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r54 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_54;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_55;
+        }
+        break;
+      case PBCI_TAG(55, PBCI_WT_VARINT): /* repeated int32 r55 = 55 */
+      field_55:
+        if (msg->n_r55 == cap_r55) {
+          msg->r55 = pbci_grow_run(arena, msg->r55, &msg->n_r55, &cap_r55,
+              sizeof *msg->r55, field, p, end);
+          if (msg->r55 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r55[msg->n_r55++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_55;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_56;
+        }
+        break;
+      case PBCI_TAG(55, PBCI_WT_LEN): /* r55: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r55, &msg->n_r55,
+              &cap_r55, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r55 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_55;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_56;
+        }
+        break;
+      case PBCI_TAG(56, PBCI_WT_VARINT): /* repeated int32 r56 = 56 */
+      field_56:
+        if (msg->n_r56 == cap_r56) {
+          msg->r56 = pbci_grow_run(arena, msg->r56, &msg->n_r56, &cap_r56,
+              sizeof *msg->r56, field, p, end);
+          if (msg->r56 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r56[msg->n_r56++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_56;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_57;
+        }
+        break;
+      case PBCI_TAG(56, PBCI_WT_LEN): /* r56: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r56, &msg->n_r56,
+              &cap_r56, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r56 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_56;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_57;
+        }
+        break;
+      case PBCI_TAG(57, PBCI_WT_VARINT): /* repeated int32 r57 = 57 */
+      field_57:
+        if (msg->n_r57 == cap_r57) {
+          msg->r57 = pbci_grow_run(arena, msg->r57, &msg->n_r57, &cap_r57,
+              sizeof *msg->r57, field, p, end);
+          if (msg->r57 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r57[msg->n_r57++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_57;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_58;
+        }
+        break;
+      case PBCI_TAG(57, PBCI_WT_LEN): /* r57: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r57, &msg->n_r57,
+              &cap_r57, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r57 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_57;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_58;
+        }
+        break;
+      case PBCI_TAG(58, PBCI_WT_VARINT): /* repeated int32 r58 = 58 */
+      field_58:
+        if (msg->n_r58 == cap_r58) {
+          msg->r58 = pbci_grow_run(arena, msg->r58, &msg->n_r58, &cap_r58,
+              sizeof *msg->r58, field, p, end);
+          if (msg->r58 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r58[msg->n_r58++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_58;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_59;
+        }
+        break;
+      case PBCI_TAG(58, PBCI_WT_LEN): /* r58: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r58, &msg->n_r58,
+              &cap_r58, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r58 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_58;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_59;
+        }
+        break;
+      case PBCI_TAG(59, PBCI_WT_VARINT): /* repeated int32 r59 = 59 */
+      field_59:
+        if (msg->n_r59 == cap_r59) {
+          msg->r59 = pbci_grow_run(arena, msg->r59, &msg->n_r59, &cap_r59,
+              sizeof *msg->r59, field, p, end);
+          if (msg->r59 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r59[msg->n_r59++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_59;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_60;
+        }
+        break;
+      case PBCI_TAG(59, PBCI_WT_LEN): /* r59: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r59, &msg->n_r59,
+              &cap_r59, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r59 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_59;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_60;
+        }
+        break;
+      case PBCI_TAG(60, PBCI_WT_VARINT): /* repeated int32 r60 = 60 */
+      field_60:
+        if (msg->n_r60 == cap_r60) {
+          msg->r60 = pbci_grow_run(arena, msg->r60, &msg->n_r60, &cap_r60,
+              sizeof *msg->r60, field, p, end);
+          if (msg->r60 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r60[msg->n_r60++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_60;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_61;
+        }
+        break;
+      case PBCI_TAG(60, PBCI_WT_LEN): /* r60: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r60, &msg->n_r60,
+              &cap_r60, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r60 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_60;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_61;
+        }
+        break;
+      case PBCI_TAG(61, PBCI_WT_VARINT): /* repeated int32 r61 = 61 */
+      field_61:
+        if (msg->n_r61 == cap_r61) {
+          msg->r61 = pbci_grow_run(arena, msg->r61, &msg->n_r61, &cap_r61,
+              sizeof *msg->r61, field, p, end);
+          if (msg->r61 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r61[msg->n_r61++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_61;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_62;
+        }
+        break;
+      case PBCI_TAG(61, PBCI_WT_LEN): /* r61: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r61, &msg->n_r61,
+              &cap_r61, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r61 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_61;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_62;
+        }
+        break;
+      case PBCI_TAG(62, PBCI_WT_VARINT): /* repeated int32 r62 = 62 */
+      field_62:
+        if (msg->n_r62 == cap_r62) {
+          msg->r62 = pbci_grow_run(arena, msg->r62, &msg->n_r62, &cap_r62,
+              sizeof *msg->r62, field, p, end);
+          if (msg->r62 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r62[msg->n_r62++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_62;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_63;
+        }
+        break;
+      case PBCI_TAG(62, PBCI_WT_LEN): /* r62: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r62, &msg->n_r62,
+              &cap_r62, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r62 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_62;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_63;
+        }
+        break;
+      case PBCI_TAG(63, PBCI_WT_VARINT): /* repeated int32 r63 = 63 */
+      field_63:
+        if (msg->n_r63 == cap_r63) {
+          msg->r63 = pbci_grow_run(arena, msg->r63, &msg->n_r63, &cap_r63,
+              sizeof *msg->r63, field, p, end);
+          if (msg->r63 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r63[msg->n_r63++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_63;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_64;
+        }
+        break;
+      case PBCI_TAG(63, PBCI_WT_LEN): /* r63: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r63, &msg->n_r63,
+              &cap_r63, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r63 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+          field = p;
+          p += 2;
+          goto field_63;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_64;
+        }
+        break;
+      case PBCI_TAG(64, PBCI_WT_VARINT): /* repeated int32 r64 = 64 */
+      field_64:
+        if (msg->n_r64 == cap_r64) {
+          msg->r64 = pbci_grow_run(arena, msg->r64, &msg->n_r64, &cap_r64,
+              sizeof *msg->r64, field, p, end);
+          if (msg->r64 == NULL) goto no_memory;
+        }
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->r64[msg->n_r64++] = (int32_t)v;
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_64;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_65;
+        }
+        break;
+      case PBCI_TAG(64, PBCI_WT_LEN): /* r64: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->r64, &msg->n_r64,
+              &cap_r64, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->r64 = run.array;
+          p = run.next;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_64;
+        }
+        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+          field = p;
+          p += 2;
+          goto field_65;
+        }
+        break;
+      case PBCI_TAG(65, PBCI_WT_LEN): /* optional iter.wide.Item item = 65 */
+      field_65:
+        p = pbci_read_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        if (msg->item == NULL) {
+          /* The first occurrence; later ones merge into it. */
+          msg->item = pbci_alloc(arena, sizeof *msg->item);
+          if (msg->item == NULL) goto no_memory;
+          *msg->item = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+        }
+        r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1);
+        if (r < 0) goto fail;
+        p = value_end;
+        break;
+      default:
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__wide__sixty_four__iter_message, &msg->base, &unknown_cap,
+            field, end, &r);
+        if (p == NULL) goto fail;
+        break;
+    }
+  }
+  return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+
+/* Adds to `size` what decoding the occurrences in `list` into one new
+ * iter.wide.SixtyFour allocates: pbci_measure, with scratch for this type (more
+ * than the runtime holds itself). */
+static ptrdiff_t iter__wide__sixty_four__iter_measure(const PbciList *list, PbciSize *size,
+    uint32_t depth) {
+  size_t counts[2 * 64]; /* per repeated field: length, capacity */
+  PbciRun runs[1]; /* per group: whether it occurred */
+  return pbci_measure(&iter__wide__sixty_four__iter_message, counts, runs, NULL, list, size, depth);
+}
+
+size_t iter__wide__sixty_four__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(int32_t)), 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Wide__Item)), 3));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Wide__SixtyFour));
+}
+
+const ProtobufCIterType iter__wide__sixty_four__iter_type = {
+  &iter__wide__sixty_four__descriptor, &iter__wide__sixty_four__iter_message
+};

@@ -82,7 +82,7 @@ foreach(c IN LISTS runtime_sources)
   list(APPEND objects rt_${name}.o)
 endforeach()
 run("${CXX}" ${flags} -std=c++17 "-I${GTEST_SRC}/include"
-    "-I${SRC}/runtime/include" -c "${SRC}/tests/runtime_test.cc"
+    "-I${SRC}/runtime/include" "-I${SRC}/runtime/src" -c "${SRC}/tests/runtime_test.cc"
     -o runtime_test.o)
 run("${CXX}" ${m32} -fsanitize=undefined runtime_test.o ${objects} gtest-all.o
     gtest_main.o -lpthread -o runtime_test_m32)

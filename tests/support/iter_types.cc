@@ -64,6 +64,7 @@ const std::vector<IterType>& AllTypes() {
       PBCI_TEST_ITER_TYPE(Iter__Test3__All3__Nested__Deeper, iter__test3__all3__nested__deeper, "iter.test3.All3.Nested.Deeper"),
       PBCI_TEST_ITER_TYPE(Iter__Test3__Leaf, iter__test3__leaf, "iter.test3.Leaf"),
       PBCI_TEST_ITER_TYPE(Iter__Wide__Item, iter__wide__item, "iter.wide.Item"),
+      PBCI_TEST_ITER_TYPE(Iter__Wide__SixtyFour, iter__wide__sixty_four, "iter.wide.SixtyFour"),
       PBCI_TEST_ITER_TYPE(Iter__Wide__WideGroups, iter__wide__wide_groups, "iter.wide.WideGroups"),
       PBCI_TEST_ITER_TYPE(Iter__Wide__WideRepeated, iter__wide__wide_repeated, "iter.wide.WideRepeated"),
       PBCI_TEST_ITER_TYPE(Iter__Wide__WideRequired, iter__wide__wide_required, "iter.wide.WideRequired"),

@@ -3,9 +3,20 @@
  * change with every release, and generated code is always rebuilt with the
  * runtime it was generated for.
  *
- * Conventions:
+ * Conventions, for the runtime and generated code alike:
+ *  - Results of type ptrdiff_t are 0 (or, from the entry points, a byte
+ *    count) on success and a negative PROTOBUF_C_ITER_ERR_* code on
+ *    failure, reported once with pbci_fail where the fault is found. Inside
+ *    the runtime, PBCI_DECLINED (positive, never returned by an entry
+ *    point) means "not a failure, not done here": a fast path leaves the
+ *    input to the general one, an iteration ends early.
  *  - Readers take [p, end) and return the position after what they read, or
  *    NULL when the input is malformed. They never read at or past `end`.
+ *    Only framers named pbci_try_* return NULL for anything else: for a
+ *    value they leave to a reader (longer, or near `end`); their callers
+ *    then always call one, which decides.
+ *  - Counts of a run's elements are PBCI_BAD_COUNT when the run is
+ *    malformed.
  *  - Allocation never fails silently: NULL means PROTOBUF_C_ITER_ERR_NO_MEMORY.
  *  - All arithmetic on untrusted values is unsigned and checked before it
  *    forms a pointer.
@@ -19,11 +30,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "protobuf-c-iter/internal/limits.h"
 #include "protobuf-c-iter/protobuf-c-iter.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The conventions' two special results (see above). */
+#define PBCI_DECLINED 1
+#define PBCI_BAD_COUNT ((size_t)-1)
 
 /* The hot helpers below are forced inline: at -O2 compilers otherwise keep
  * some of them out of line once generated decoders call them from many
@@ -503,7 +519,7 @@ PBCI_INLINE const uint8_t *pbci_skip_varint(const uint8_t *v,
  * before `end`, a fixed value. Sets *value (after any length prefix).
  * NULL when it does not (longer, truncated or malformed): callers take a
  * slower path. */
-PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
+PBCI_INLINE const uint8_t *pbci_try_frame(const uint8_t *v,
                                              const uint8_t *end,
                                              uint32_t wire_type,
                                              const uint8_t **value) {
@@ -545,13 +561,13 @@ PBCI_INLINE const uint8_t *pbci_frame_inline(const uint8_t *v,
 }
 
 /* The end of a value of wire type `wire_type` at v when it frames simply:
- * pbci_frame_inline's values, and varints of up to 10 bytes; else NULL. */
-PBCI_INLINE const uint8_t *pbci_skip_value(const uint8_t *v, const uint8_t *end,
+ * pbci_try_frame's values, and varints of up to 10 bytes; else NULL. */
+PBCI_INLINE const uint8_t *pbci_try_skip(const uint8_t *v, const uint8_t *end,
                                            uint32_t wire_type) {
   const uint8_t *value;
   return wire_type == PBCI_WT_VARINT
              ? pbci_skip_varint(v, end)
-             : pbci_frame_inline(v, end, wire_type, &value);
+             : pbci_try_frame(v, end, wire_type, &value);
 }
 
 /* One field as it sits on the wire. */
@@ -577,25 +593,17 @@ PBCI_INLINE const uint8_t *pbci_next_field(const uint8_t *p,
   f->key = p;
   f->tag = tag;
   f->raw = v;
-  f->end = pbci_frame_inline(v, end, (uint32_t)(tag & 7u), &f->value);
+  f->end = pbci_try_frame(v, end, (uint32_t)(tag & 7u), &f->value);
   if (f->end != NULL) return f->end;
   return pbci_next_field_slow(p, end, f);
 }
 
-/* The varints of a packed run [p, end): its bytes without the continuation
- * bit, counted eight at a time; (size_t)-1 when the run is malformed (its
- * last byte has the continuation bit, or a varint is over 10 bytes). The
- * sizer's count. The decoder counts last bytes alone and finds over-long
- * varints as it reads them; it calls this only for a run whose array
- * cannot grow, to report a malformed run as such. */
-size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
-
-/* The fixed-width values of a packed run, or (size_t)-1 when its length is
+/* The fixed-width values of a packed run, or PBCI_BAD_COUNT when its length is
  * not a multiple of `size`. */
 PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
                                       size_t size) {
   size_t len = (size_t)(end - p);
-  return len % size == 0 ? len / size : (size_t)-1;
+  return len % size == 0 ? len / size : PBCI_BAD_COUNT;
 }
 
 /* ---- allocation ---- */
@@ -686,23 +694,10 @@ PBCI_INLINE PbciArrayHeader *pbci_array_header(void *array) {
                                      PROTOBUF_C_ITER_ARRAY_HEADER);
 }
 
-/* A new array of n_old + n_add elements of elem_size bytes, with its header
- * (capacity n_old + n_add, `owner`), holding a copy of the n_old elements
- * at `old`; NULL when it does not fit. */
-void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
-                size_t elem_size, const void *owner);
-
 /* The capacity an array of capacity `cap` grows to for `need` elements. */
 PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
   return cap <= SIZE_MAX / 2 && 2 * cap > need ? 2 * cap : need;
 }
-
-/* The fields from `key` on whose keys are the bytes [key, key_end) and whose
- * values frame simply (a varint of at most 10 bytes, 4 or 8 fixed bytes, a
- * length of 1 or 2 bytes that fits before `end`); at least 1. The run of
- * unpacked elements a new array makes room for. */
-size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
-                      const uint8_t *end);
 
 /* Makes room in `array` (*n elements of elem_size bytes, local capacity
  * *cap, full; `n` is the count in the message, the array's owner) for the
@@ -910,20 +905,6 @@ typedef struct PbciRun {
 ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
                        uint64_t *required, const PbciList *list,
                        PbciSize *size, uint32_t depth);
-
-/* unpacked_size's fast path (measure_fast.c) for the top-level message
- * [p, end) of `type`: when every instance decodes from one occurrence and
- * nothing is unusual (see there), sets size->lo and size->hi as
- * pbci_measure would and returns 0; otherwise returns 1 and leaves `size`
- * alone. Never reports a failure: the general sizer decides those. */
-ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
-                            const uint8_t *end, PbciSize *size);
-
-/* unpacked_size of the top-level message [p, end): pbci_measure_fast, and
- * where that gives up, pbci_measure from the start, with scratch of its own
- * when the type needs little, else through the type's generated sizer. */
-ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
-                           const uint8_t *end, PbciSize *size);
 
 #ifdef __cplusplus
 }

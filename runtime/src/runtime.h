@@ -1,0 +1,52 @@
+/* Declarations private to the runtime's sources: functions that neither
+ * generated code nor the inline helpers of internal/decode.h call, so that
+ * they can change without a new table layout. */
+#ifndef PROTOBUF_C_ITER_RUNTIME_H
+#define PROTOBUF_C_ITER_RUNTIME_H
+
+#include "protobuf-c-iter/internal/decode.h"
+
+#ifdef __cplusplus
+extern "C" { /* for the runtime's white-box tests */
+#endif
+
+/* The varints of a packed run [p, end): its bytes without the continuation
+ * bit, counted eight at a time; PBCI_BAD_COUNT when the run is malformed (its
+ * last byte has the continuation bit, or a varint is over 10 bytes). The
+ * sizer's count. The decoder counts last bytes alone and finds over-long
+ * varints as it reads them; it calls this only for a run whose array
+ * cannot grow, to report a malformed run as such. */
+size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
+
+/* A new array of n_old + n_add elements of elem_size bytes, with its header
+ * (capacity n_old + n_add, `owner`), holding a copy of the n_old elements
+ * at `old`; NULL when it does not fit. */
+void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
+                size_t elem_size, const void *owner);
+
+/* The fields from `key` on whose keys are the bytes [key, key_end) and whose
+ * values frame simply (a varint of at most 10 bytes, 4 or 8 fixed bytes, a
+ * length of 1 or 2 bytes that fits before `end`); at least 1. The run of
+ * unpacked elements a new array makes room for. */
+size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
+                      const uint8_t *end);
+
+/* unpacked_size's fast path (measure_fast.c) for the top-level message
+ * [p, end) of `type`: when every instance decodes from one occurrence and
+ * nothing is unusual (see there), sets size->lo and size->hi as
+ * pbci_measure would and returns 0; otherwise returns 1 and leaves `size`
+ * alone. Never reports a failure: the general sizer decides those. */
+ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
+                            const uint8_t *end, PbciSize *size);
+
+/* unpacked_size of the top-level message [p, end): pbci_measure_fast, and
+ * where that gives up, pbci_measure from the start, with scratch of its own
+ * when the type needs little, else through the type's generated sizer. */
+ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
+                           const uint8_t *end, PbciSize *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROTOBUF_C_ITER_RUNTIME_H */
