@@ -20,10 +20,11 @@ bool IterGenerator::Generate(
     return false;
   }
   // protoc-c writes nothing for such files, so there is nothing to decode.
-  if (ReadFileOptions(file).no_generate) return true;
+  const FileOptionsView options = ReadFileOptions(file);
+  if (options.no_generate) return true;
 
   FileModel model;
-  if (!BuildFileModel(file, &model, error)) return false;
+  if (!BuildFileModel(file, options, &model, error)) return false;
 
   {
     std::unique_ptr<google::protobuf::io::ZeroCopyOutputStream> out(

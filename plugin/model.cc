@@ -204,9 +204,11 @@ SizerOp SizerOpOf(const FieldModel& f) {
   }
 }
 
-FieldModel BuildField(const FieldDescriptor* field) {
+FieldModel BuildField(const FieldDescriptor* field,
+                      const FileOptionsView& file) {
   FieldModel f;
   f.number = field->number();
+  f.name = field->name();
   f.comment = Comment(field);
   f.member = FieldMemberName(field);
   f.has_member = HasMemberName(field);
@@ -232,9 +234,7 @@ FieldModel BuildField(const FieldDescriptor* field) {
         f.elem_type = "ProtobufCBinaryData";
       } else {
         f.read = ReadKind::kString;
-        f.elem_type = ReadFileOptions(field->file()).const_strings
-                          ? "const char *"
-                          : "char *";
+        f.elem_type = file.const_strings ? "const char *" : "char *";
       }
       break;
     case FieldDescriptor::TYPE_MESSAGE:
@@ -255,16 +255,41 @@ FieldModel BuildField(const FieldDescriptor* field) {
   f.array_elem =
       f.read == ReadKind::kMessage ? f.elem_type + " *" : f.elem_type;
   f.value_wire_types = ValueWireTypes(f.read, f.repeated);
+  f.wire_types = f.value_wire_types;
+  if (f.packable) f.wire_types.push_back(kWireLen);
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
     f.case_value = OneofCaseValue(field);
+    f.new_instance_on_other_member = f.read == ReadKind::kMessage;
   }
   return f;
 }
 
+// The decoder's locals and exits. Scalars are read inline, except the
+// unpacked elements of packed fields, which the runtime reads
+// (pbci_append_element); arrays of those and packed runs grow in the
+// runtime too, which reports its own failures.
+DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
+  DecoderShape d;
+  for (const FieldModel& f : fields) {
+    const bool inline_scalar = !f.packed;
+    d.varint = d.varint || (f.read == ReadKind::kVarint && inline_scalar);
+    d.fixed32 = d.fixed32 || (f.read == ReadKind::kFixed32 && inline_scalar);
+    d.fixed64 = d.fixed64 || (f.read == ReadKind::kFixed64 && inline_scalar);
+    d.boolean = d.boolean || (f.read == ReadKind::kBool && inline_scalar);
+    d.sub_messages = d.sub_messages || f.read == ReadKind::kMessage;
+    d.no_memory = d.no_memory || (f.repeated && !f.packed) ||
+                  f.read == ReadKind::kMessage;
+  }
+  return d;
+}
+
 // The terms of K (bound.h) over every message type `message` can reach,
 // itself included.
-std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message) {
+// (`file`: the options of `message`'s file; the terms do not depend on
+// const_strings, the only file option a field reads.)
+std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message,
+                                           const FileOptionsView& file) {
   std::vector<BoundTerm> terms;
   std::vector<const Descriptor*> todo = {message};
   std::set<const Descriptor*> seen = {message};
@@ -273,7 +298,7 @@ std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message) {
     todo.pop_back();
     for (int i = 0; i < d->field_count(); i++) {
       const FieldDescriptor* field = d->field(i);
-      AddFieldBoundTerms(BuildField(field), std::string(d->full_name()),
+      AddFieldBoundTerms(BuildField(field, file), std::string(d->full_name()),
                          &terms);
       const Descriptor* sub = field->message_type();
       if (sub != nullptr && seen.insert(sub).second) todo.push_back(sub);
@@ -282,7 +307,9 @@ std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message) {
   return FinishBoundTerms(std::move(terms));
 }
 
-MessageModel BuildMessage(const Descriptor* message) {
+MessageModel BuildMessage(const Descriptor* message,
+                          const FileOptionsView& file,
+                          const MessageOptionsView& options) {
   MessageModel m;
   m.full_name = message->full_name();
   m.struct_name = MessageStructName(message);
@@ -290,13 +317,16 @@ MessageModel BuildMessage(const Descriptor* message) {
   m.descriptor = MessageDescriptorName(message);
   m.init_function = MessageInitFunction(message);
   m.sym = MessageIterSymbols(message);
-  const MessageOptionsView options = ReadMessageOptions(message);
   m.base_member = options.base_field_name;
   m.init_value = !options.gen_init_helpers;
   m.init_flat_union = InitSetsAStructFlat(message);
+  for (int i = 0; i < message->real_oneof_decl_count(); i++) {
+    const OneofDescriptor* oneof = message->oneof_decl(i);
+    m.oneofs.push_back({std::string(oneof->name()), OneofCaseMember(oneof)});
+  }
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
-    FieldModel f = BuildField(field);
+    FieldModel f = BuildField(field, file);
     if (field->is_required() && !field->has_default_value()) {
       f.required_bit = m.n_required_bits++;
     }
@@ -334,15 +364,30 @@ MessageModel BuildMessage(const Descriptor* message) {
   });
   AddPredictions(&m);
   for (FieldModel& f : m.fields) f.sizer_op = SizerOpOf(f);
-  m.bound_terms = ReachableBoundTerms(message);
+  m.decoder = DecoderShapeOf(m.fields);
+  m.bound_terms = ReachableBoundTerms(message, file);
   return m;
 }
 
-void AddMessages(const Descriptor* message, std::vector<MessageModel>* out) {
+// Adds `message` and its nested types (first) to `out`; `inherited` is
+// what it inherits of gen_init_helpers (ReadMessageOptions).
+void AddMessages(const Descriptor* message, const FileOptionsView& file,
+                 bool inherited, std::vector<MessageModel>* out) {
+  const MessageOptionsView options = ReadMessageOptions(message, inherited);
   for (int i = 0; i < message->nested_type_count(); i++) {
-    AddMessages(message->nested_type(i), out);
+    AddMessages(message->nested_type(i), file, options.gen_init_helpers, out);
   }
-  out->push_back(BuildMessage(message));
+  out->push_back(BuildMessage(message, file, options));
+}
+
+void AddEnums(const Descriptor* message, std::vector<EnumModel>* out) {
+  for (int i = 0; i < message->enum_type_count(); i++) {
+    const google::protobuf::EnumDescriptor* e = message->enum_type(i);
+    out->push_back({std::string(e->full_name()), EnumTypeName(e)});
+  }
+  for (int i = 0; i < message->nested_type_count(); i++) {
+    AddEnums(message->nested_type(i), out);
+  }
 }
 
 void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
@@ -362,17 +407,23 @@ void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
 
 }  // namespace
 
-bool BuildFileModel(const FileDescriptor* file, FileModel* model,
-                    std::string* error) {
-  if (!ValidateFile(file, error)) return false;
+bool BuildFileModel(const FileDescriptor* file, const FileOptionsView& options,
+                    FileModel* model, std::string* error) {
+  if (!ValidateFeatures(file, error)) return false;
   model->proto_name = file->name();
   model->iter_header = IterHeaderName(std::string(file->name()));
   model->iter_source = IterSourceName(std::string(file->name()));
   model->header_guard = HeaderGuard(std::string(file->name()));
   model->pbc_header = PbcHeaderName(std::string(file->name()));
   for (int i = 0; i < file->message_type_count(); i++) {
-    AddMessages(file->message_type(i), &model->messages);
+    AddMessages(file->message_type(i), options, options.gen_init_helpers,
+                &model->messages);
     AddDependencyHeaders(file->message_type(i), model);
+    AddEnums(file->message_type(i), &model->enums);
+  }
+  for (int i = 0; i < file->enum_type_count(); i++) {
+    const google::protobuf::EnumDescriptor* e = file->enum_type(i);
+    model->enums.push_back({std::string(e->full_name()), EnumTypeName(e)});
   }
   for (const MessageModel& m : model->messages) {
     bool flat = m.init_value && m.init_flat_union;
@@ -391,7 +442,7 @@ bool BuildFileModel(const FileDescriptor* file, FileModel* model,
       return false;
     }
   }
-  return true;
+  return ValidateNames(*model, error);
 }
 
 }  // namespace protobuf_c_iter

@@ -15,6 +15,7 @@
 
 #include "bound.h"
 #include "names.h"
+#include "options.h"
 
 namespace protobuf_c_iter {
 
@@ -49,6 +50,7 @@ enum class SizerOp {
 
 struct FieldModel {
   int number = 0;
+  std::string name;          // as declared: "a"
   std::string comment;       // "optional int32 a = 1", for the reader
   std::string member;        // struct member, e.g. "a" or "class_"
   std::string has_member;    // "has_a" when protoc-c emits one, else ""
@@ -66,6 +68,9 @@ struct FieldModel {
   // that protobuf-c 1.4.1 reads a bool from any (a repeated bool's
   // elements from any but length-delimited, which is a packed run).
   std::vector<WireType> value_wire_types;
+  // Every wire type the field takes: value_wire_types, and for a packable
+  // field its packed runs (PbciFieldInfo::wire_types).
+  std::vector<WireType> wire_types;
   std::string value_expr;   // C expression turning the raw read into
                             // elem_type, e.g. "(int32_t)v"
   int fixed_size = 0;       // 4 or 8 for fixed-width kinds, else 0
@@ -84,6 +89,10 @@ struct FieldModel {
   // Oneof members.
   std::string case_member;  // "my_choice_case", or "" outside a oneof
   std::string case_value;   // "FOO__M__MY_CHOICE_A"
+  // A singular message's occurrence starts a new instance when the member
+  // is NULL; a oneof member's also when the oneof holds another member
+  // (whose union bytes the pointer shares). Later ones merge into it.
+  bool new_instance_on_other_member = false;
 
   int group = -1;         // its group, below MessageModel::n_groups
                           // (singular messages and members of oneofs
@@ -122,6 +131,30 @@ struct Prediction {
                              // holds the key and all its value bytes
 };
 
+// A real oneof (not a proto3 optional's) of a message.
+struct OneofModel {
+  std::string name;         // as declared: "choice"
+  std::string case_member;  // "choice_case"
+};
+
+// An enum type, for the checks on C names (validate.h).
+struct EnumModel {
+  std::string full_name;  // "foo.M.Mode"
+  std::string c_type;     // protoc-c's typedef: "Foo__M__Mode"
+};
+
+// What a message's decoder (x__iter_decode) declares and which exits it
+// has, from its fields: the printer only spells them.
+struct DecoderShape {
+  bool varint = false;        // uint64_t v: a varint scalar read inline
+  bool fixed32 = false;       // uint32_t u32
+  bool fixed64 = false;       // uint64_t u64
+  bool boolean = false;       // protobuf_c_boolean b
+  bool sub_messages = false;  // value_end, the depth check and too_deep:
+                              // otherwise depth is unused
+  bool no_memory = false;     // arrays grown or sub-messages allocated inline
+};
+
 struct MessageModel {
   std::string full_name;           // "foo.HTTPServer_conf"
   std::string struct_name;         // "Foo__HTTPServerConf"
@@ -131,7 +164,9 @@ struct MessageModel {
   IterSymbols sym;                 // "foo__httpserver_conf__iter_decode", ...
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
-  std::vector<int> by_number;      // indices into `fields`, by field number
+  std::vector<OneofModel> oneofs;  // declaration order
+  DecoderShape decoder;
+  std::vector<int> by_number;  // indices into `fields`, by field number
   // Occurrences of a group's members decode into one sub-message instance
   // until a different member of the group appears: a singular message
   // field is a group of one; a oneof with message members is a group of
@@ -168,16 +203,19 @@ struct FileModel {
   std::vector<std::string> dep_iter_headers;  // "dep/b.pb-iter.h" for
                                               // imported message types
   std::vector<MessageModel> messages;         // nested types first, then outer
+  std::vector<EnumModel> enums;               // every enum type, nested too
   // Whether the .c expands an X__INIT with init_flat_union (an init_value,
   // a sub-message's set-up), so that it must quiet -Wmissing-braces: the
   // macro is protoc-c's, and its own .pb-c.c draws the same warning.
   bool expands_flat_union_init = false;
 };
 
-// Builds the model of `file`. Returns false and sets `error` (naming the
-// file and field) when protoc-c 1.4.1 cannot handle the file.
+// Builds the model of `file`, reading its options (and each message's)
+// once, and validates it (validate.h). Returns false and sets `error`
+// (naming the field or type) when protoc-c 1.4.1 cannot handle the file.
 bool BuildFileModel(const google::protobuf::FileDescriptor* file,
-                    FileModel* model, std::string* error);
+                    const FileOptionsView& options, FileModel* model,
+                    std::string* error);
 
 }  // namespace protobuf_c_iter
 

@@ -19,28 +19,18 @@ FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file) {
   return view;
 }
 
-namespace {
-
 // protoc-c 1.4.1 passes gen_init_helpers down to nested types (map entries
 // included); a message's own setting overrides what it inherits.
-bool GenInitHelpers(const google::protobuf::Descriptor* message) {
-  for (const google::protobuf::Descriptor* m = message; m != nullptr;
-       m = m->containing_type()) {
-    const ProtobufCMessageOptions& options =
-        m->options().GetExtension(pb_c_msg);
-    if (options.has_gen_init_helpers()) return options.gen_init_helpers();
-  }
-  return ReadFileOptions(message->file()).gen_init_helpers;
-}
-
-}  // namespace
-
 MessageOptionsView ReadMessageOptions(
-    const google::protobuf::Descriptor* message) {
+    const google::protobuf::Descriptor* message,
+    bool inherited_gen_init_helpers) {
+  const ProtobufCMessageOptions& options =
+      message->options().GetExtension(pb_c_msg);
   MessageOptionsView view;
-  view.base_field_name =
-      message->options().GetExtension(pb_c_msg).base_field_name();
-  view.gen_init_helpers = GenInitHelpers(message);
+  view.base_field_name = options.base_field_name();
+  view.gen_init_helpers = options.has_gen_init_helpers()
+                              ? options.gen_init_helpers()
+                              : inherited_gen_init_helpers;
   return view;
 }
 

@@ -25,8 +25,11 @@ struct MessageOptionsView {
 };
 
 FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file);
+// A message's options; `inherited_gen_init_helpers` is its enclosing
+// message's resolved setting, or for a top-level message the file's.
 MessageOptionsView ReadMessageOptions(
-    const google::protobuf::Descriptor* message);
+    const google::protobuf::Descriptor* message,
+    bool inherited_gen_init_helpers);
 // (pb_c_field).string_as_bytes: a string field stored as ProtobufCBinaryData.
 bool ReadStringAsBytes(const google::protobuf::FieldDescriptor* field);
 

@@ -8,13 +8,6 @@ namespace {
 
 using google::protobuf::io::Printer;
 
-bool Any(const MessageModel& m, bool (*pred)(const FieldModel&)) {
-  for (const FieldModel& f : m.fields) {
-    if (pred(f)) return true;
-  }
-  return false;
-}
-
 // "p = pbci_read_varint(p, end, &v);" for the field's scalar kind; a bool
 // passes its key's wire type.
 std::string ReadScalar(const FieldModel& f) {
@@ -121,10 +114,10 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       PrintSingularMarks(f, vars, p);
       break;
     case ReadKind::kMessage:
-      vars["fresh"] = f.case_member.empty()
-                          ? "msg->" + f.member + " == NULL"
-                          : "msg->" + f.case_member + " != " + f.case_value +
-                                " || msg->" + f.member + " == NULL";
+      vars["fresh"] = f.new_instance_on_other_member
+                          ? "msg->" + f.case_member + " != " + f.case_value +
+                                " || msg->" + f.member + " == NULL"
+                          : "msg->" + f.member + " == NULL";
       PrintReadLen(p);
       p->Print(vars,
                R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
@@ -285,40 +278,17 @@ ptrdiff_t $decode$(void *m, const uint8_t *p,
 )",
            "full_name", m.full_name, "decode", m.sym.decode, "struct",
            m.struct_name);
-  // Scalars read inline; unpacked elements of packed fields are read by the
-  // runtime (PrintRareElement).
-  if (Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kVarint && !f.packed;
-      })) {
-    p->Print("  uint64_t v;\n");
-  }
-  if (Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kFixed32 && !f.packed;
-      })) {
-    p->Print("  uint32_t u32;\n");
-  }
-  if (Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kFixed64 && !f.packed;
-      })) {
-    p->Print("  uint64_t u64;\n");
-  }
-  if (Any(m, [](const FieldModel& f) {
-        return f.read == ReadKind::kBool && !f.packed;
-      })) {
-    p->Print("  protobuf_c_boolean b;\n");
-  }
-  if (Any(m,
-          [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
-    p->Print("  const uint8_t *value_end;\n");
-  }
+  const DecoderShape& d = m.decoder;
+  if (d.varint) p->Print("  uint64_t v;\n");
+  if (d.fixed32) p->Print("  uint32_t u32;\n");
+  if (d.fixed64) p->Print("  uint64_t u64;\n");
+  if (d.boolean) p->Print("  protobuf_c_boolean b;\n");
+  if (d.sub_messages) p->Print("  const uint8_t *value_end;\n");
   if (m.n_required_bits > 0) {
     p->Print("  uint64_t required[$n$] = {0}; /* required fields seen */\n",
              "n", std::to_string(RequiredWords(m)));
   }
-  if (!Any(m,
-           [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
-    p->Print("  (void)depth;\n");
-  }
+  if (!d.sub_messages) p->Print("  (void)depth;\n");
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
       p->Print("  size_t $cap$ = msg->$count$; /* capacity of $member$ */\n",
@@ -359,18 +329,13 @@ ptrdiff_t $decode$(void *m, const uint8_t *p,
 )");
   PrintRequiredCheck(m, "&arena->ctx", p);
   p->Print("  return 0;\n");
-  if (Any(m,
-          [](const FieldModel& f) { return f.read == ReadKind::kMessage; })) {
+  if (d.sub_messages) {
     p->Print(R"(too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
   goto fail;
 )");
   }
-  // Arrays and sub-messages allocate from the low end; strings and unknown
-  // fields report their own failures.
-  if (Any(m, [](const FieldModel& f) {
-        return (f.repeated && !f.packed) || f.read == ReadKind::kMessage;
-      })) {
+  if (d.no_memory) {
     p->Print(R"(no_memory:
   r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
   goto fail;

@@ -30,10 +30,8 @@ std::string Kind(const FieldModel& f) {
 }
 
 std::string WireTypes(const FieldModel& f) {
-  std::vector<WireType> wire_types = f.value_wire_types;
-  if (f.packable) wire_types.push_back(kWireLen);
   std::string bits;
-  for (WireType wt : wire_types) {
+  for (WireType wt : f.wire_types) {
     if (!bits.empty()) bits += " | ";
     bits += "PBCI_WT_BIT(" + WireTypeMacro(wt) + ")";
   }

@@ -3,19 +3,57 @@
 #include <cmath>
 #include <map>
 
+#include "model.h"
 #include "names.h"
-#include "options.h"
 
 namespace protobuf_c_iter {
 namespace {
 
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
-using google::protobuf::FileDescriptor;
 
 // protoc puts the file's name before a plugin's error.
-std::string FieldError(const FieldDescriptor* field, const std::string& what) {
-  return "field " + std::string(field->full_name()) + ": " + what;
+std::string FieldError(const std::string& full_name, const std::string& what) {
+  return "field " + full_name + ": " + what;
+}
+
+bool ValidateField(const FieldDescriptor* field, std::string* error) {
+  const std::string name(field->full_name());
+  if (field->type() == FieldDescriptor::TYPE_GROUP) {
+    *error = FieldError(name, "groups are not supported by protoc-c 1.4.1");
+    return false;
+  }
+  if (field->containing_oneof() != nullptr &&
+      field->real_containing_oneof() == nullptr) {
+    *error = FieldError(name,
+                        "proto3 'optional' is not supported by protoc-c 1.4.1");
+    return false;
+  }
+  if (field->has_default_value()) {
+    double value = 0;
+    if (field->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) {
+      value = field->default_value_double();
+    } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_FLOAT) {
+      value = field->default_value_float();
+    }
+    if (std::isinf(value) || std::isnan(value)) {
+      *error = FieldError(name,
+                          "default inf/nan: protoc-c 1.4.1 emits C that does "
+                          "not compile for it");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ValidateMessageFeatures(const Descriptor* message, std::string* error) {
+  for (int i = 0; i < message->field_count(); i++) {
+    if (!ValidateField(message->field(i), error)) return false;
+  }
+  for (int i = 0; i < message->nested_type_count(); i++) {
+    if (!ValidateMessageFeatures(message->nested_type(i), error)) return false;
+  }
+  return true;
 }
 
 // The runtime's headers, which every generated header includes, declare C
@@ -39,106 +77,60 @@ bool ValidateTypeName(const std::string& what, const std::string& full_name,
   return true;
 }
 
-bool ValidateEnum(const google::protobuf::EnumDescriptor* e,
-                  std::string* error) {
-  return ValidateTypeName("enum", std::string(e->full_name()), EnumTypeName(e),
-                          error);
-}
-
-bool ValidateField(const FieldDescriptor* field, std::string* error) {
-  if (field->type() == FieldDescriptor::TYPE_GROUP) {
-    *error = FieldError(field, "groups are not supported by protoc-c 1.4.1");
-    return false;
-  }
-  if (field->containing_oneof() != nullptr &&
-      field->real_containing_oneof() == nullptr) {
-    *error = FieldError(field,
-                        "proto3 'optional' is not supported by protoc-c 1.4.1");
-    return false;
-  }
-  const std::string member = FieldMemberName(field);
-  if (IsUnescapedCKeyword(member)) {
-    *error = FieldError(field, "'" + member +
-                                   "' is a C keyword that protoc-c 1.4.1 "
-                                   "does not escape; rename the field");
-    return false;
-  }
-  if (field->has_default_value()) {
-    double value = 0;
-    if (field->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) {
-      value = field->default_value_double();
-    } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_FLOAT) {
-      value = field->default_value_float();
-    }
-    if (std::isinf(value) || std::isnan(value)) {
-      *error = FieldError(field,
-                          "default inf/nan: protoc-c 1.4.1 emits C that does "
-                          "not compile for it");
-      return false;
-    }
-  }
-  return true;
-}
-
 // protoc-c puts every field's members, and oneof members inside an anonymous
 // union, in one struct: their names must all differ.
-bool ValidateMembers(const Descriptor* message, std::string* error) {
+bool ValidateMembers(const MessageModel& m, std::string* error) {
   std::map<std::string, std::string> owner;  // member -> what declared it
   auto claim = [&](const std::string& member, const std::string& by) {
     auto inserted = owner.emplace(member, by);
     if (inserted.second) return true;
-    *error = "message " + std::string(message->full_name()) + ": C member '" +
-             member + "' of " + by + " collides with " +
-             inserted.first->second + " in protoc-c's struct";
+    *error = "message " + m.full_name + ": C member '" + member + "' of " + by +
+             " collides with " + inserted.first->second +
+             " in protoc-c's struct";
     return false;
   };
-  if (!claim(ReadMessageOptions(message).base_field_name,
+  if (!claim(m.base_member,
              "the ProtobufCMessage base (see (pb_c_msg).base_field_name)")) {
     return false;
   }
-  for (int i = 0; i < message->oneof_decl_count(); i++) {
-    const auto* oneof = message->oneof_decl(i);
-    if (!claim(OneofCaseMember(oneof), "oneof " + std::string(oneof->name())))
+  for (const OneofModel& o : m.oneofs) {
+    if (!claim(o.case_member, "oneof " + o.name)) return false;
+  }
+  for (const FieldModel& f : m.fields) {
+    if (IsUnescapedCKeyword(f.member)) {
+      *error = FieldError(
+          m.full_name + "." + f.name,
+          "'" + f.member +
+              "' is a C keyword that protoc-c 1.4.1 does not escape; rename "
+              "the field");
       return false;
-  }
-  for (int i = 0; i < message->field_count(); i++) {
-    const FieldDescriptor* field = message->field(i);
-    const std::string by = "field " + std::string(field->name());
-    for (const std::string& member :
-         {FieldMemberName(field), HasMemberName(field),
-          CountMemberName(field)}) {
-      if (!member.empty() && !claim(member, by)) return false;
     }
-  }
-  return true;
-}
-
-bool ValidateMessage(const Descriptor* message, std::string* error) {
-  if (!ValidateTypeName("message", std::string(message->full_name()),
-                        MessageStructName(message), error)) {
-    return false;
-  }
-  for (int i = 0; i < message->field_count(); i++) {
-    if (!ValidateField(message->field(i), error)) return false;
-  }
-  if (!ValidateMembers(message, error)) return false;
-  for (int i = 0; i < message->enum_type_count(); i++) {
-    if (!ValidateEnum(message->enum_type(i), error)) return false;
-  }
-  for (int i = 0; i < message->nested_type_count(); i++) {
-    if (!ValidateMessage(message->nested_type(i), error)) return false;
+    for (const std::string* member :
+         {&f.member, &f.has_member, &f.count_member}) {
+      if (!member->empty() && !claim(*member, "field " + f.name)) return false;
+    }
   }
   return true;
 }
 
 }  // namespace
 
-bool ValidateFile(const FileDescriptor* file, std::string* error) {
+bool ValidateFeatures(const google::protobuf::FileDescriptor* file,
+                      std::string* error) {
   for (int i = 0; i < file->message_type_count(); i++) {
-    if (!ValidateMessage(file->message_type(i), error)) return false;
+    if (!ValidateMessageFeatures(file->message_type(i), error)) return false;
   }
-  for (int i = 0; i < file->enum_type_count(); i++) {
-    if (!ValidateEnum(file->enum_type(i), error)) return false;
+  return true;
+}
+
+bool ValidateNames(const FileModel& model, std::string* error) {
+  for (const MessageModel& m : model.messages) {
+    if (!ValidateTypeName("message", m.full_name, m.struct_name, error))
+      return false;
+    if (!ValidateMembers(m, error)) return false;
+  }
+  for (const EnumModel& e : model.enums) {
+    if (!ValidateTypeName("enum", e.full_name, e.c_type, error)) return false;
   }
   return true;
 }
