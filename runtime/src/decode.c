@@ -96,7 +96,10 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
   size_t n = 0;
   if (key_len == 1 && wire_type == PBCI_WT_LEN) {
     /* Repeated strings and messages under 16 KiB (a length of one or
-     * two bytes): the usual run. */
+     * two bytes): the usual run. Its own framing, not pbci_try_short_len:
+     * checking the key byte and the length against one `avail` counts
+     * 14% fewer instructions here (callgrind, the bench's
+     * FileDescriptorSet). */
     const uint8_t k = key[0];
     for (;;) {
       const size_t avail = (size_t)(end - p);
@@ -608,16 +611,17 @@ PbciString pbci_take_string(PbciArena *a, const uint8_t *p, const uint8_t *end,
                             ptrdiff_t *err) {
   /* The usual string: a one-byte length (so a value copy_short copies),
    * room in the buffer, no validation. No calls, so no registers to save. */
-  if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p &&
-      (size_t)(a->hi - a->lo) > *p &&
+  const uint8_t *value_end;
+  const uint8_t *v = pbci_try_len1(p, end, &value_end);
+  if (v != NULL && (size_t)(a->hi - a->lo) > (size_t)(value_end - v) &&
       !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
     PbciString r;
-    size_t n = *p;
+    size_t n = (size_t)(value_end - v);
     a->hi -= n + 1;
     r.s = (char *)a->hi;
-    copy_short(a->hi, p + 1, n);
+    copy_short(a->hi, v, n);
     r.s[n] = '\0';
-    r.next = p + 1 + n;
+    r.next = value_end;
     return r;
   }
   return take_string_slow(a, p, end, err);

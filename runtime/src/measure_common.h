@@ -85,12 +85,11 @@ PBCI_INLINE const uint8_t *size_plain(const PbciMessage *type,
         break;
       case PBCI_OP_STRING:
       case PBCI_OP_BYTES:
-        if (avail < 1 || v[0] >= 0x80 || avail - 1 < v[0]) goto out;
+        if (pbci_try_len1(v, end, &p) == NULL) goto out; /* p: its end */
         /* Copies cannot wrap `hi`: each adds no more bytes than its
          * field takes in the input (a string's NUL stands for its length
-         * byte). */
+         * byte, v[0]). */
         copies += (size_t)v[0] + (fi->op == PBCI_OP_STRING);
-        p = v + 1 + v[0];
         break;
       default:
         goto out;

@@ -93,14 +93,8 @@ PbciSpan pbci_read_len_slow(const uint8_t *p, const uint8_t *end) {
   uint64_t len = 0;
   unsigned i;
   /* 128 to 16383 bytes: sub-messages, long strings. */
-  if ((size_t)(end - p) >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
-    size_t n = (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
-    if ((size_t)(end - p - 2) >= n) {
-      r.p = p + 2;
-      r.end = p + 2 + n;
-    }
-    return r;
-  }
+  r.p = pbci_try_short_len(p, end, &r.end);
+  if (r.p != NULL) return r;
   for (i = 0; i < 5; i++) {
     if (p + i >= end) return r;
     len |= (uint64_t)(p[i] & 0x7f) << (7 * i);

@@ -431,16 +431,47 @@ PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
   }
 }
 
+/* The framing of short lengths, the one place it is written: a length
+ * prefix of one byte (0-127) at p whose value fits before `end`: returns
+ * the first value byte (p + 1) and sets *value_end; NULL otherwise. */
+PBCI_INLINE const uint8_t *pbci_try_len1(const uint8_t *p, const uint8_t *end,
+                                         const uint8_t **value_end) {
+  const size_t avail = (size_t)(end - p);
+  if (avail >= 1 && p[0] < 0x80 && avail - 1 >= p[0]) {
+    *value_end = p + 1 + p[0];
+    return p + 1;
+  }
+  return NULL;
+}
+
+/* The same for a prefix of one or two bytes (values under 16 KiB: strings,
+ * most sub-messages); NULL for anything else, which pbci_read_len reads. */
+PBCI_INLINE const uint8_t *pbci_try_short_len(const uint8_t *p, const uint8_t *end,
+                                              const uint8_t **value_end) {
+  const size_t avail = (size_t)(end - p);
+  size_t n;
+  if (avail < 1) return NULL;
+  n = p[0];
+  if (n < 0x80) {
+    if (avail - 1 < n) return NULL;
+    *value_end = p + 1 + n;
+    return p + 1;
+  }
+  if (avail < 2 || p[1] >= 0x80) return NULL;
+  n = (n & 0x7f) | (size_t)p[1] << 7;
+  if (avail - 2 < n) return NULL;
+  *value_end = p + 2 + n;
+  return p + 2;
+}
+
 /* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
  * in [p, end): returns the first value byte and sets *value_end. Inline
  * for lengths below 128 only: a longer value (a sub-message, say) costs far
  * more than the call, and every sub-message field carries this code. */
 PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
                                            const uint8_t **value_end) {
-  if (p < end && *p < 0x80 && (size_t)(end - p - 1) >= *p) {
-    *value_end = p + 1 + *p;
-    return p + 1;
-  }
+  const uint8_t *v = pbci_try_len1(p, end, value_end);
+  if (v != NULL) return v;
   {
     PbciSpan r = pbci_read_len_slow(p, end);
     *value_end = r.end;
@@ -538,19 +569,11 @@ PBCI_INLINE const uint8_t *pbci_try_frame(const uint8_t *v,
       }
 #endif
       return pbci_skip_varint(v, end);
-    case PBCI_WT_LEN:
-      if (avail >= 1 && v[0] < 0x80 && avail - 1 >= v[0]) {
-        *value = v + 1;
-        return v + 1 + v[0];
-      }
-      if (avail >= 2 && v[0] >= 0x80 && v[1] < 0x80) {
-        size_t n = (size_t)(v[0] & 0x7f) | (size_t)v[1] << 7;
-        if (avail - 2 >= n) {
-          *value = v + 2;
-          return v + 2 + n;
-        }
-      }
-      return NULL;
+    case PBCI_WT_LEN: {
+      const uint8_t *value_end = NULL;
+      *value = pbci_try_short_len(v, end, &value_end);
+      return value_end;
+    }
     case PBCI_WT_32BIT:
       return avail >= 4 ? v + 4 : NULL;
     case PBCI_WT_64BIT:
