@@ -52,11 +52,32 @@ TEST(Runtime, MulSizeSaturatesOnOverflow) {
 
 TEST(Runtime, SizeSumsRefuseToPassPtrdiffMax) {
   PbciSize s = {};
-  EXPECT_EQ(pbci_size_array(&s, SIZE_MAX / 8, 8),
-            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(pbci_size_new_array(&s, SIZE_MAX / 8, 8), PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(pbci_size_new_array(&s, SIZE_MAX / 8 + 1, 8), PROTOBUF_C_ITER_ERR_NO_MEMORY);
   EXPECT_EQ(pbci_size_bytes(&s, static_cast<size_t>(PTRDIFF_MAX)), 0);
   EXPECT_EQ(pbci_size_bytes(&s, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
-  EXPECT_EQ(pbci_size_array(&s, 1, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(pbci_size_struct(&s, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(pbci_size_new_array(&s, 0, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
+}
+
+// The allocation policy the decoder and both sizers share: a struct
+// rounded to PBCI_ALIGN, an array its header and its elements rounded so,
+// SIZE_MAX (which no room check passes) when that overflows.
+TEST(Runtime, AllocationPolicyRoundsAndSaturates) {
+  EXPECT_EQ(pbci_struct_bytes(1), size_t{PBCI_ALIGN});
+  EXPECT_EQ(pbci_struct_bytes(PBCI_ALIGN), size_t{PBCI_ALIGN});
+  EXPECT_EQ(pbci_array_bytes(0, 8), size_t{PROTOBUF_C_ITER_ARRAY_HEADER});
+  EXPECT_EQ(pbci_array_bytes(3, 1), PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ALIGN);
+  EXPECT_EQ(pbci_array_bytes(5, 8),
+            PROTOBUF_C_ITER_ARRAY_HEADER + (40 + PBCI_ALIGN - 1) / PBCI_ALIGN * PBCI_ALIGN);
+  EXPECT_EQ(pbci_array_bytes(SIZE_MAX / 8 + 1, 8), SIZE_MAX);
+  EXPECT_EQ(pbci_array_bytes(SIZE_MAX / 8, 8), SIZE_MAX);  // no room for the header
+  // What a decoder allocates for an array is what the policy counts.
+  alignas(max_align_t) unsigned char buf[256];
+  PbciArena a;
+  ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+  ASSERT_NE(pbci_grow(&a, nullptr, 0, 5, 8, nullptr), nullptr);
+  EXPECT_EQ(static_cast<size_t>(a.lo - buf), pbci_array_bytes(5, 8));
 }
 
 TEST(Runtime, ReadersStopAtTheEnd) {

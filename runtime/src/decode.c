@@ -17,13 +17,11 @@ typedef char pbci_header_fits[sizeof(PbciArrayHeader) <=
  * makes no further calls until an array is copied. */
 PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
                        size_t n_add, size_t elem_size, const void *owner) {
-  size_t n = n_old + n_add, bytes;
+  size_t n = n_old + n_add;
   unsigned char *block;
   PbciArrayHeader *h;
   if (n < n_old) return NULL;
-  bytes = pbci_mul_size(n, elem_size);
-  if (bytes > SIZE_MAX - PROTOBUF_C_ITER_ARRAY_HEADER) return NULL;
-  block = (unsigned char *)pbci_alloc(a, PROTOBUF_C_ITER_ARRAY_HEADER + bytes);
+  block = (unsigned char *)pbci_alloc(a, pbci_array_bytes(n, elem_size));
   if (block == NULL) return NULL;
   h = (PbciArrayHeader *)(void *)block;
   h->cap = n;
@@ -378,7 +376,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
       h->cap = count;
       h->owner = n;
       r.array = a->lo + PROTOBUF_C_ITER_ARRAY_HEADER;
-      a->lo += PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(count * size);
+      a->lo += pbci_array_bytes(count, size);
       *n = count;
       *cap = count;
     }

@@ -431,7 +431,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     return pbci_fail_required(&size->ctx, end, &required, type->required,
                               type->n_required);
   }
-  r = pbci_size_array(size, 1, type->size);
+  r = pbci_size_struct(size, type->size);
   if (r == 0) r = pbci_size_bytes(size, hi);
   if (r < 0) goto fail;
   /* Sub-messages of groups seen once decode from one occurrence; those of
@@ -486,7 +486,7 @@ static ptrdiff_t measure_occurrence(const PbciMessage *type, size_t *counts,
     q = size_plain(type, &expect, p, end, &hi);
     if (q == end && type->n_required == 0) {
       const size_t lo = size->lo;
-      ptrdiff_t r = pbci_size_array(size, 1, type->size);
+      ptrdiff_t r = pbci_size_struct(size, type->size);
       if (r == 0) r = pbci_size_bytes(size, hi);
       if (r == 0) return 0;
       /* Over PTRDIFF_MAX: measure_range reports it as it always does. */
@@ -636,7 +636,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.cap_unknown = 0;
   for (i = 0; i < type->n_counts; i++) m.counts[i] = m.caps[i] = 0;
   for (g = 0; g < type->n_groups; g++) runs[g].seen = runs[g].switched = 0;
-  r = pbci_size_array(size, 1, type->size);
+  r = pbci_size_struct(size, type->size);
   if (r < 0) return r;
   /* Its own fields first, which checks every occurrence; then each group's
    * runs, whose lists read the occurrences again. */

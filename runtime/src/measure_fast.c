@@ -46,26 +46,11 @@ typedef struct Frame {
   size_t cap_unknown;          /* and their array's capacity */
 } Frame;
 
-/* Adds `extra` bytes and an array of n elements of elem_size bytes to *lo,
- * rounded as the decoder allocates: a struct (n = 1, no extra) or a new
- * array and its header (extra PROTOBUF_C_ITER_ARRAY_HEADER). Returns 0, or
- * PBCI_DECLINED when the total would pass FAST_LIMIT. A 32-bit size_t needs the
- * product checked (2^29 eight-byte elements, a 512 MiB packed run, would
- * wrap to 0); a 64-bit one only the factors' sizes. */
-PBCI_INLINE int add_block(size_t n, size_t elem_size, size_t extra,
-                          size_t *lo) {
-  size_t bytes;
-#if SIZE_MAX > 0xffffffffu
-  /* Below 2^56, no product wraps (and no test of the product is needed). */
-  if ((uint64_t)n >> 32 != 0 || (uint64_t)elem_size >> 24 != 0) {
-    return PBCI_DECLINED;
-  }
-  bytes = n * elem_size;
-#else
-  bytes = pbci_mul_size(n, elem_size);
-  if (bytes > FAST_LIMIT) return PBCI_DECLINED; /* so that rounding cannot wrap */
-#endif
-  bytes = PBCI_ROUND(bytes) + extra;
+/* Adds `bytes` of the allocation policy (pbci_struct_bytes,
+ * pbci_array_bytes) to *lo. Returns 0, or PBCI_DECLINED when the total
+ * would pass FAST_LIMIT (SIZE_MAX, for an array too large for a size_t,
+ * always does). */
+PBCI_INLINE int add_block(size_t bytes, size_t *lo) {
   if (bytes > FAST_LIMIT - *lo) return PBCI_DECLINED;
   *lo += bytes;
   return 0;
@@ -90,8 +75,7 @@ static PBCI_NOINLINE const uint8_t *try_take_unknown(Frame *f, const uint8_t *fi
   if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += (size_t)(u.end - u.raw);
   if (f->n_unknown == f->cap_unknown) {
     f->cap_unknown = pbci_next_capacity(f->cap_unknown, f->n_unknown + 1);
-    if (add_block(f->cap_unknown, sizeof(ProtobufCMessageUnknownField),
-                  PROTOBUF_C_ITER_ARRAY_HEADER, lo))
+    if (add_block(pbci_array_bytes(f->cap_unknown, sizeof(ProtobufCMessageUnknownField)), lo))
       return NULL;
   }
   f->n_unknown++;
@@ -128,7 +112,7 @@ PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
 PBCI_INLINE int grow(size_t *a, const PbciFieldInfo *fi, size_t need,
                      size_t *lo) {
   a[1] = pbci_next_capacity(a[1], need);
-  return add_block(a[1], fi->elem_size, PROTOBUF_C_ITER_ARRAY_HEADER, lo);
+  return add_block(pbci_array_bytes(a[1], fi->elem_size), lo);
 }
 
 /* A packed run of n elements of `fi` in frame `f`: the array grows for all
@@ -179,7 +163,7 @@ PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
  * *lo. Returns 0, or PBCI_DECLINED. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **spare, size_t *lo) {
-  if (add_block(1, type->size, 0, lo)) return PBCI_DECLINED;
+  if (add_block(pbci_struct_bytes(type->size), lo)) return PBCI_DECLINED;
   f->type = type;
   f->end = end;
   f->counts = *spare;
@@ -332,7 +316,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 const uint8_t *next;
                 p = size_plain(sub, &sub_expect, p, vend, &hi);
                 if (p != vend) break; /* this one in a frame, from p */
-                if (add_block(1, sub->size, 0, &lo)) return PBCI_DECLINED;
+                if (add_block(pbci_struct_bytes(sub->size), &lo)) return PBCI_DECLINED;
                 /* The next element of a repeated field (a run of map
                  * entries, say) here too, without the general path. */
                 next = p;
@@ -409,7 +393,7 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
   if (plain_sizing(type, size) && type->n_required == 0) {
     size_t lo = 0;
     q = size_plain(type, &expect, p, end, &hi);
-    if (q == end && add_block(1, type->size, 0, &lo) == 0) {
+    if (q == end && add_block(pbci_struct_bytes(type->size), &lo) == 0) {
       size->lo = lo;
       size->hi = hi;
       return 0;

@@ -104,24 +104,30 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
   const bool bad_utf8 = (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && facts.bad_utf8;
   const bool too_deep = o.max_depth != 0 && facts.max_depth > static_cast<int>(o.max_depth);
   if (size < 0) {
-    // The options add two faults to the plain decode's: the first fault in
-    // input order is reported, so a code of the plain decode or of either.
+    // The options add two faults to the plain decode's, BAD_UTF8 and
+    // DEPTH. Each function reports the fault it meets first (unpack: the
+    // first in input order; the sizer may meet a later one), so with
+    // options it reports what its plain form reports or one of those two;
+    // with one fault, that fault.
     const bool one = faults == Faults::kOne && !bad_utf8 && !too_deep;
-    const bool allowed = (size == PROTOBUF_C_ITER_ERR_BAD_UTF8 && bad_utf8) ||
-                         (size == PROTOBUF_C_ITER_ERR_DEPTH && too_deep) ||
-                         (plain.code < 0 && size == plain.code);
-    if (!allowed || (one && size != plain.code)) {
-      p += tag + "rejects with " + std::to_string(size) + " where the plain decode returned " +
-           std::to_string(plain.code) + "; ";
+    auto allowed = [&](ptrdiff_t code, ptrdiff_t plain_code) {
+      if (one) return code == plain_code;
+      return (code == PROTOBUF_C_ITER_ERR_BAD_UTF8 && bad_utf8) ||
+             (code == PROTOBUF_C_ITER_ERR_DEPTH && too_deep) ||
+             (plain_code < 0 && code == plain_code);
+    };
+    if (!allowed(size, plain.unpacked_size)) {
+      p += tag + "unpacked_size_ex returned " + std::to_string(size) +
+           " where the plain unpacked_size returned " + std::to_string(plain.unpacked_size) + "; ";
     }
     // unpack_ex, in a buffer of the bound, fails too, and with one fault
     // at the same place.
     ExactBuffer buf(t.unpacked_size_bound(len));
     ProtobufCIterStatus ust;
     ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &ust);
-    if (r >= 0 || r == PROTOBUF_C_ITER_ERR_NO_MEMORY || (one && r != size)) {
-      p += tag + "unpack_ex returned " + std::to_string(r) + " where unpacked_size_ex returned " +
-           std::to_string(size) + "; ";
+    if (r == PROTOBUF_C_ITER_ERR_NO_MEMORY || !allowed(r, plain.code) || (one && r != size)) {
+      p += tag + "unpack_ex returned " + std::to_string(r) + " where the plain unpack returned " +
+           std::to_string(plain.code) + " and unpacked_size_ex " + std::to_string(size) + "; ";
     }
     if (ust.code != r || ust.offset > len || ust.message == nullptr ||
         (one && (ust.offset != st.offset || ust.field_number != st.field_number))) {

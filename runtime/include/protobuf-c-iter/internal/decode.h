@@ -667,14 +667,26 @@ PBCI_INLINE const uint8_t *pbci_end(const uint8_t *data, size_t len) {
   return len != 0 ? data + len : data;
 }
 
-/* `size` bytes from the low end, rounded up to PBCI_ALIGN, or NULL. */
+/* The allocation policy, in one place: what the decoder takes from the
+ * buffer and the sizers count. A struct takes its size rounded up to
+ * PBCI_ALIGN (pbci_alloc); an array of n elements of elem_size bytes its
+ * header and its elements rounded so, or SIZE_MAX when that does not fit
+ * in a size_t (pbci_grow, packed runs). */
+PBCI_INLINE size_t pbci_struct_bytes(size_t size) { return PBCI_ROUND(size); }
+PBCI_INLINE size_t pbci_array_bytes(size_t n, size_t elem_size) {
+  const size_t elements = pbci_mul_size(n, elem_size);
+  if (elements > SIZE_MAX - PROTOBUF_C_ITER_ARRAY_HEADER - PBCI_ALIGN) return SIZE_MAX;
+  return PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(elements);
+}
+
+/* `size` bytes from the low end, as pbci_struct_bytes counts them, or NULL. */
 PBCI_INLINE void *pbci_alloc(PbciArena *a, size_t size) {
   size_t room = (size_t)(a->hi - a->lo);
   void *r;
   /* Compare before rounding: rounding a size near SIZE_MAX would wrap. */
-  if (size > room || PBCI_ROUND(size) > room) return NULL;
+  if (size > room || pbci_struct_bytes(size) > room) return NULL;
   r = a->lo;
-  a->lo += PBCI_ROUND(size);
+  a->lo += pbci_struct_bytes(size);
   return r;
 }
 
@@ -826,29 +838,24 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
 
 /* ---- measuring (unpacked_size) ---- */
 
-/* Adds an array of n elements of elem_size bytes to the low end. Returns 0,
- * or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed PTRDIFF_MAX.
- * Inline, like the other size helpers: the sizer calls them per field. */
-PBCI_INLINE ptrdiff_t pbci_size_array(PbciSize *s, size_t n, size_t elem_size) {
-  n = pbci_mul_size(n, elem_size);
-  if (n > PTRDIFF_MAX - PBCI_ALIGN) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  n = PBCI_ROUND(n);
-  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->lo += n;
+/* Adds a struct of `size` bytes to the low end, as pbci_alloc takes it.
+ * Returns 0, or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed
+ * PTRDIFF_MAX. Inline, like the other size helpers: the sizer calls them
+ * per field. */
+PBCI_INLINE ptrdiff_t pbci_size_struct(PbciSize *s, size_t size) {
+  const size_t bytes = pbci_struct_bytes(size);
+  if (bytes > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += bytes;
   return 0;
 }
 
-/* Adds a new array of capacity n (elements of elem_size bytes) and its
- * header to the low end, as pbci_grow allocates it; same result
- * convention. */
+/* Adds a new array of capacity n (elements of elem_size bytes) to the low
+ * end, as pbci_grow allocates it; same result convention. */
 PBCI_INLINE ptrdiff_t pbci_size_new_array(PbciSize *s, size_t n,
                                           size_t elem_size) {
-  ptrdiff_t r = pbci_size_array(s, n, elem_size);
-  if (r < 0) return r;
-  if (PROTOBUF_C_ITER_ARRAY_HEADER > PTRDIFF_MAX - s->lo - s->hi) {
-    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  }
-  s->lo += PROTOBUF_C_ITER_ARRAY_HEADER;
+  const size_t bytes = pbci_array_bytes(n, elem_size);
+  if (bytes > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += bytes;
   return 0;
 }
 
