@@ -254,14 +254,9 @@ PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
     add = 1;
     need = *n == *cap ? *n + pbci_count_run(f->key, f->raw, end) : *n + 1;
   }
-  if (need > *cap) {
-    ptrdiff_t r;
-    *cap = pbci_next_capacity(*cap, need);
-    r = pbci_size_new_array(size, *cap, fi->elem_size);
-    if (r < 0) return r;
-  }
-  *n += add;
-  return 0;
+  return size_append(n, cap, add, need, fi->elem_size, &size->lo, PTRDIFF_MAX - size->hi)
+             ? PROTOBUF_C_ITER_ERR_NO_MEMORY
+             : 0;
 }
 
 /* An unknown field `f`, stored as pbci_store_unknown stores it: a copy of
@@ -273,13 +268,10 @@ static ptrdiff_t size_unknown(PbciSize *size, const PbciField *f, size_t *n,
   if (size->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
   r = pbci_size_binary(size, (size_t)(f->end - f->raw));
   if (r < 0) return r;
-  if (*n == *cap) {
-    *cap = pbci_next_capacity(*cap, *n + 1);
-    r = pbci_size_new_array(size, *cap, sizeof(ProtobufCMessageUnknownField));
-    if (r < 0) return r;
-  }
-  ++*n;
-  return 0;
+  return size_append(n, cap, 1, *n + 1, sizeof(ProtobufCMessageUnknownField), &size->lo,
+                     PTRDIFF_MAX - size->hi)
+             ? PROTOBUF_C_ITER_ERR_NO_MEMORY
+             : 0;
 }
 
 /* What a field `fi` of this message (at `depth`, ending at `end`) adds for

@@ -102,6 +102,26 @@ out:
   return p;
 }
 
+/* The growth step both sizers share, as the decoder grows arrays (see
+ * "arrays" in decode.h): an array holding *n elements of capacity *cap
+ * takes `add` more; when they do not fit it grows to
+ * pbci_next_capacity(*cap, need) (need >= *n + add: more for a run of
+ * unpacked elements starting here), and the new array's bytes
+ * (pbci_array_bytes) go to *lo, which must stay within `limit`. Returns 0,
+ * or PBCI_DECLINED past the limit. */
+PBCI_INLINE int size_append(size_t *n, size_t *cap, size_t add, size_t need,
+                            size_t elem_size, size_t *lo, size_t limit) {
+  if (*n + add > *cap) {
+    size_t bytes;
+    *cap = pbci_next_capacity(*cap, need);
+    bytes = pbci_array_bytes(*cap, elem_size);
+    if (bytes > limit - *lo) return PBCI_DECLINED;
+    *lo += bytes;
+  }
+  *n += add;
+  return 0;
+}
+
 /* Whether size_plain may size `type`'s plain fields: plain strings and
  * bytes need no more than their copies with the default options. */
 PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
