@@ -50,9 +50,13 @@
  *   All but the bound (defined in x.pb-iter.c) are `static inline` in the
  *   header: the plain three call their _ex forms with (NULL, NULL), which
  *   call the runtime's generic entry points below with x__iter_type. A
- *   program carries only the entry points it uses. Their addresses differ between translation units; use the
- *   generic functions with x__iter_type where one function per type
- *   matters.
+ *   program carries only the entry points it uses. Their addresses differ
+ *   between translation units; use the generic functions with x__iter_type
+ *   where one function per type matters.
+ *
+ *   A generated header refuses, with an #error, to compile against a
+ *   runtime of another version than the protoc-gen-iter that wrote it
+ *   (PROTOBUF_C_ITER_VERSION_NUMBER): regenerate with the runtime's plugin.
  *
  *   extern const ProtobufCIterType x__iter_type;
  *       The type, for generic code: protobuf_c_iter_unpack() and friends,
