@@ -51,6 +51,25 @@ std::string Hex(const std::string& bytes) {
   return out;
 }
 
+ptrdiff_t UnpackRejected(const IterType& t, const std::string& bytes,
+                         const ProtobufCIterOptions* o, ProtobufCIterStatus* status,
+                         std::unique_ptr<ExactBuffer>* buffer) {
+  const size_t bound = t.unpacked_size_bound(bytes.size());
+  const size_t small = 4096 + 16 * bytes.size();
+  ptrdiff_t r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  if (small < bound) {
+    buffer->reset(new ExactBuffer(small));
+    r = protobuf_c_iter_unpack(t.iter_type, Data(bytes), bytes.size(), (*buffer)->data, small, o,
+                               status);
+  }
+  if (r == PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+    buffer->reset(new ExactBuffer(bound));
+    r = protobuf_c_iter_unpack(t.iter_type, Data(bytes), bytes.size(), (*buffer)->data, bound, o,
+                               status);
+  }
+  return r;
+}
+
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
                           std::string* problems, Faults faults) {
   IterResult r;
@@ -58,12 +77,9 @@ IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
   if (r.unpacked_size < 0) {
     // In a buffer of the bound, which every input fits, unpack fails too,
     // not for memory. With one fault, both report it.
-    const size_t bound = t.unpacked_size_bound(bytes.size());
-    r.buffer.reset(new ExactBuffer(bound));
     ProtobufCIterStatus sized, unpacked;
     protobuf_c_iter_unpacked_size(t.iter_type, Data(bytes), bytes.size(), nullptr, &sized);
-    r.code = protobuf_c_iter_unpack(t.iter_type, Data(bytes), bytes.size(), r.buffer->data,
-                                    bound, nullptr, &unpacked);
+    r.code = UnpackRejected(t, bytes, nullptr, &unpacked, &r.buffer);
     if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY || sized.code != r.unpacked_size ||
         (faults == Faults::kOne && r.code != r.unpacked_size)) {
       *problems += "unpacked_size said " + std::to_string(r.unpacked_size) + " (status " +

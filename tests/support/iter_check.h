@@ -68,6 +68,17 @@ struct IterResult {
   }
 };
 
+// unpack_ex (options `o`, NULL for the defaults) of an input its sizer
+// rejects, as in a buffer of the bound, which every input fits, so that it
+// can fail only for a reason other than memory. A small buffer is tried
+// first and the bound only when that runs out: the outcome is the same (a
+// larger buffer changes nothing before a fault but NO_MEMORY), and large
+// bounds (K * len) do not slow the fuzzers. The buffer used is left in
+// *buffer.
+ptrdiff_t UnpackRejected(const IterType& t, const std::string& bytes,
+                         const ProtobufCIterOptions* o, ProtobufCIterStatus* status,
+                         std::unique_ptr<ExactBuffer>* buffer);
+
 // What a test knows of an input's faults: kOne when it holds at most one
 // (differential_inputs.h: a truncated message), so that every function
 // must report that one; kAny otherwise.

@@ -122,9 +122,9 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
     }
     // unpack_ex, in a buffer of the bound, fails too, and with one fault
     // at the same place.
-    ExactBuffer buf(t.unpacked_size_bound(len));
+    std::unique_ptr<ExactBuffer> buf;
     ProtobufCIterStatus ust;
-    ptrdiff_t r = protobuf_c_iter_unpack(t.iter_type, data, len, buf.data, buf.size, &o, &ust);
+    ptrdiff_t r = UnpackRejected(t, bytes, &o, &ust, &buf);
     if (r == PROTOBUF_C_ITER_ERR_NO_MEMORY || !allowed(r, plain.code) || (one && r != size)) {
       p += tag + "unpack_ex returned " + std::to_string(r) + " where the plain unpack returned " +
            std::to_string(plain.code) + " and unpacked_size_ex " + std::to_string(size) + "; ";
