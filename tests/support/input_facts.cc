@@ -3,8 +3,6 @@
 #include <map>
 #include <set>
 
-#include "option_check.h"
-
 namespace pbci_test {
 namespace {
 
@@ -77,6 +75,25 @@ void Walk(const ProtobufCMessageDescriptor* desc, const uint8_t* p,
 }
 
 }  // namespace
+
+bool ReferenceUtf8(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + static_cast<size_t>(len) > s.size()) return false;
+    uint32_t cp = len == 1 ? c : c & (0x7fu >> len);
+    for (int k = 1; k < len; k++) {
+      unsigned cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((cc >> 6) != 2) return false;
+      cp = cp << 6 | (cc & 0x3f);
+    }
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += static_cast<size_t>(len);
+  }
+  return true;
+}
 
 InputFacts AnalyzeInput(const ProtobufCMessageDescriptor* desc,
                         const std::string& bytes) {

@@ -1,6 +1,6 @@
 // What a wire input holds, found by walking it with protobuf-c's
 // descriptors: used to tell which inputs protobuf-c 1.4.1 is expected to
-// decode correctly.
+// decode correctly, and which faults the decode options must find.
 #ifndef PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 #define PROTOBUF_C_ITER_TESTS_INPUT_FACTS_H_
 
@@ -38,6 +38,10 @@ struct InputFacts {
 // (README: Supported versions). Another release must be checked the same
 // way first; Oracle.ProtobufCIsAReleaseTheFactsDescribe fails until then.
 constexpr uint32_t kOracleVersions[] = {1004001, 1005002};
+
+// RFC 3629, read independently of the runtime: each code point decoded,
+// its length minimal, not a surrogate, at most U+10FFFF.
+bool ReferenceUtf8(const std::string& s);
 
 InputFacts AnalyzeInput(const ProtobufCMessageDescriptor* desc,
                         const std::string& bytes);

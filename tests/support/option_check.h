@@ -7,13 +7,10 @@
 
 #include <string>
 
+#include "input_facts.h"  // ReferenceUtf8
 #include "iter_check.h"
 
 namespace pbci_test {
-
-// RFC 3629, read independently of the runtime: each code point decoded,
-// its length minimal, not a surrogate, at most U+10FFFF.
-bool ReferenceUtf8(const std::string& s);
 
 // Whether every string field (not string_as_bytes) of `m`, at every level,
 // is valid UTF-8 as far as C sees it (up to its first NUL).
