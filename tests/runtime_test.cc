@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <protobuf-c-iter/internal/decode.h>
 // White-box: the runtime's private functions (runtime/src).
+#include "measure_common.h"  // size_append
 #include "runtime.h"
 
 #include <cstddef>
@@ -52,12 +53,32 @@ TEST(Runtime, MulSizeSaturatesOnOverflow) {
 
 TEST(Runtime, SizeSumsRefuseToPassPtrdiffMax) {
   PbciSize s = {};
-  EXPECT_EQ(pbci_size_new_array(&s, SIZE_MAX / 8, 8), PROTOBUF_C_ITER_ERR_NO_MEMORY);
-  EXPECT_EQ(pbci_size_new_array(&s, SIZE_MAX / 8 + 1, 8), PROTOBUF_C_ITER_ERR_NO_MEMORY);
   EXPECT_EQ(pbci_size_bytes(&s, static_cast<size_t>(PTRDIFF_MAX)), 0);
   EXPECT_EQ(pbci_size_bytes(&s, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
   EXPECT_EQ(pbci_size_struct(&s, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
-  EXPECT_EQ(pbci_size_new_array(&s, 0, 1), PROTOBUF_C_ITER_ERR_NO_MEMORY);
+}
+
+// The sizers' growth step (size_append) grows by the policy and refuses
+// to pass its limit, an array too large for a size_t included.
+TEST(Runtime, SizerGrowthRefusesToPassItsLimit) {
+  const size_t limit = static_cast<size_t>(PTRDIFF_MAX);
+  size_t n = 0, cap = 0, lo = 0;
+  EXPECT_EQ(size_append(&n, &cap, 1, SIZE_MAX / 8 + 1, 8, &lo, limit), PBCI_DECLINED);
+  n = cap = lo = 0;
+  EXPECT_EQ(size_append(&n, &cap, 1, SIZE_MAX / 8, 8, &lo, limit), PBCI_DECLINED);
+  n = cap = lo = 0;
+  EXPECT_EQ(size_append(&n, &cap, 3, 3, 8, &lo, limit), 0);
+  EXPECT_EQ(n, 3u);
+  EXPECT_EQ(cap, 3u);
+  EXPECT_EQ(lo, pbci_array_bytes(3, 8));
+  EXPECT_EQ(size_append(&n, &cap, 1, 4, 8, &lo, limit), 0);  // doubles to 6
+  EXPECT_EQ(cap, 6u);
+  EXPECT_EQ(lo, pbci_array_bytes(3, 8) + pbci_array_bytes(6, 8));
+  EXPECT_EQ(size_append(&n, &cap, 2, 6, 8, &lo, limit), 0);  // fits: no bytes
+  EXPECT_EQ(lo, pbci_array_bytes(3, 8) + pbci_array_bytes(6, 8));
+  n = cap = lo = 0;
+  EXPECT_EQ(size_append(&n, &cap, 1, 1, 8, &lo, pbci_array_bytes(1, 8) - 1), PBCI_DECLINED);
+  EXPECT_EQ(lo, 0u);
 }
 
 // The allocation policy the decoder and both sizers share: a struct

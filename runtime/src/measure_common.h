@@ -102,6 +102,16 @@ out:
   return p;
 }
 
+/* Adds `bytes` of the allocation policy (pbci_struct_bytes,
+ * pbci_array_bytes) to *lo, which must stay within `limit`. Returns 0, or
+ * PBCI_DECLINED past it (SIZE_MAX, an array too large for a size_t,
+ * always is). */
+PBCI_INLINE int size_add(size_t bytes, size_t *lo, size_t limit) {
+  if (bytes > limit - *lo) return PBCI_DECLINED;
+  *lo += bytes;
+  return 0;
+}
+
 /* The growth step both sizers share, as the decoder grows arrays (see
  * "arrays" in decode.h): an array holding *n elements of capacity *cap
  * takes `add` more; when they do not fit it grows to
@@ -112,11 +122,8 @@ out:
 PBCI_INLINE int size_append(size_t *n, size_t *cap, size_t add, size_t need,
                             size_t elem_size, size_t *lo, size_t limit) {
   if (*n + add > *cap) {
-    size_t bytes;
     *cap = pbci_next_capacity(*cap, need);
-    bytes = pbci_array_bytes(*cap, elem_size);
-    if (bytes > limit - *lo) return PBCI_DECLINED;
-    *lo += bytes;
+    if (size_add(pbci_array_bytes(*cap, elem_size), lo, limit)) return PBCI_DECLINED;
   }
   *n += add;
   return 0;

@@ -46,16 +46,6 @@ typedef struct Frame {
   size_t cap_unknown;          /* and their array's capacity */
 } Frame;
 
-/* Adds `bytes` of the allocation policy (pbci_struct_bytes,
- * pbci_array_bytes) to *lo. Returns 0, or PBCI_DECLINED when the total
- * would pass FAST_LIMIT (SIZE_MAX, for an array too large for a size_t,
- * always does). */
-PBCI_INLINE int add_block(size_t bytes, size_t *lo) {
-  if (bytes > FAST_LIMIT - *lo) return PBCI_DECLINED;
-  *lo += bytes;
-  return 0;
-}
-
 /* The field at `field` (before `end`) in frame `f`, whose key is no
  * field's usual key: an unknown field is stored as pbci_store_unknown
  * stores it (its bytes, unless aliased, and an entry in the message's
@@ -156,7 +146,7 @@ PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
  * *lo. Returns 0, or PBCI_DECLINED. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **spare, size_t *lo) {
-  if (add_block(pbci_struct_bytes(type->size), lo)) return PBCI_DECLINED;
+  if (size_add(pbci_struct_bytes(type->size), lo, FAST_LIMIT)) return PBCI_DECLINED;
   f->type = type;
   f->end = end;
   f->counts = *spare;
@@ -309,7 +299,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 const uint8_t *next;
                 p = size_plain(sub, &sub_expect, p, vend, &hi);
                 if (p != vend) break; /* this one in a frame, from p */
-                if (add_block(pbci_struct_bytes(sub->size), &lo)) return PBCI_DECLINED;
+                if (size_add(pbci_struct_bytes(sub->size), &lo, FAST_LIMIT)) return PBCI_DECLINED;
                 /* The next element of a repeated field (a run of map
                  * entries, say) here too, without the general path. */
                 next = p;
@@ -386,7 +376,7 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
   if (plain_sizing(type, size) && type->n_required == 0) {
     size_t lo = 0;
     q = size_plain(type, &expect, p, end, &hi);
-    if (q == end && add_block(pbci_struct_bytes(type->size), &lo) == 0) {
+    if (q == end && size_add(pbci_struct_bytes(type->size), &lo, FAST_LIMIT) == 0) {
       size->lo = lo;
       size->hi = hi;
       return 0;

@@ -850,16 +850,6 @@ PBCI_INLINE ptrdiff_t pbci_size_struct(PbciSize *s, size_t size) {
   return 0;
 }
 
-/* Adds a new array of capacity n (elements of elem_size bytes) to the low
- * end, as pbci_grow allocates it; same result convention. */
-PBCI_INLINE ptrdiff_t pbci_size_new_array(PbciSize *s, size_t n,
-                                          size_t elem_size) {
-  const size_t bytes = pbci_array_bytes(n, elem_size);
-  if (bytes > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->lo += bytes;
-  return 0;
-}
-
 /* Adds n bytes to the high end; same result convention. */
 PBCI_INLINE ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
   if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
