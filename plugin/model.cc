@@ -380,10 +380,13 @@ void AddMessages(const Descriptor* message, const FileOptionsView& file,
   out->push_back(BuildMessage(message, file, options));
 }
 
+EnumModel BuildEnum(const google::protobuf::EnumDescriptor* e) {
+  return {std::string(e->full_name()), EnumTypeName(e)};
+}
+
 void AddEnums(const Descriptor* message, std::vector<EnumModel>* out) {
   for (int i = 0; i < message->enum_type_count(); i++) {
-    const google::protobuf::EnumDescriptor* e = message->enum_type(i);
-    out->push_back({std::string(e->full_name()), EnumTypeName(e)});
+    out->push_back(BuildEnum(message->enum_type(i)));
   }
   for (int i = 0; i < message->nested_type_count(); i++) {
     AddEnums(message->nested_type(i), out);
@@ -422,8 +425,7 @@ bool BuildFileModel(const FileDescriptor* file, const FileOptionsView& options,
     AddEnums(file->message_type(i), &model->enums);
   }
   for (int i = 0; i < file->enum_type_count(); i++) {
-    const google::protobuf::EnumDescriptor* e = file->enum_type(i);
-    model->enums.push_back({std::string(e->full_name()), EnumTypeName(e)});
+    model->enums.push_back(BuildEnum(file->enum_type(i)));
   }
   for (const MessageModel& m : model->messages) {
     bool flat = m.init_value && m.init_flat_union;
