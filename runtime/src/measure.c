@@ -239,69 +239,45 @@ static ptrdiff_t size_group(const PbciMessage *type, uint32_t group,
   return list_each(list, last, group_range, &g);
 }
 
-/* The occurrence `f` of repeated field `fi` (before `end`, its message's
- * end) appends to an array of *n elements and capacity *cap: adds what the
- * decoder allocates for it (see "arrays" in decode.h) and updates both. */
-PBCI_INLINE ptrdiff_t size_elements(PbciSize *size, const PbciFieldInfo *fi,
-                                    const PbciField *f, const uint8_t *end,
-                                    size_t *n, size_t *cap) {
-  size_t add, need;
-  if ((f->tag & 7) == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
-    add = count_elements(fi, f); /* a packed run */
-    if (add == PBCI_BAD_COUNT) return PROTOBUF_C_ITER_ERR_MALFORMED;
-    need = *n + add;
-  } else {
-    add = 1;
-    need = *n == *cap ? *n + pbci_count_run(f->key, f->raw, end) : *n + 1;
-  }
-  return size_append(n, cap, add, need, fi->elem_size, &size->lo, PTRDIFF_MAX - size->hi)
-             ? PROTOBUF_C_ITER_ERR_NO_MEMORY
-             : 0;
+/* Whether the sizes so far stay within PTRDIFF_MAX, as every allocation
+ * the decoder makes must: PROTOBUF_C_ITER_ERR_NO_MEMORY when they do not. */
+PBCI_INLINE ptrdiff_t within_limit(const PbciSize *size) {
+  return size->hi > PTRDIFF_MAX - size->lo ? PROTOBUF_C_ITER_ERR_NO_MEMORY : 0;
 }
 
-/* An unknown field `f`, stored as pbci_store_unknown stores it: a copy of
- * its bytes, unless aliased, and an entry in the unknown-field array, which
- * holds *n entries with capacity *cap; nothing when discarded. */
-static ptrdiff_t size_unknown(PbciSize *size, const PbciField *f, size_t *n,
-                              size_t *cap) {
-  ptrdiff_t r;
-  if (size->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
-  r = pbci_size_binary(size, (size_t)(f->end - f->raw));
-  if (r < 0) return r;
-  return size_append(n, cap, 1, *n + 1, sizeof(ProtobufCMessageUnknownField), &size->lo,
-                     PTRDIFF_MAX - size->hi)
-             ? PROTOBUF_C_ITER_ERR_NO_MEMORY
-             : 0;
+/* The lo end's limit while the sizes stay within PTRDIFF_MAX. */
+PBCI_INLINE size_t lo_limit(const PbciSize *size) {
+  return PTRDIFF_MAX - size->hi;
 }
 
-/* What a field `fi` of this message (at `depth`, ending at `end`) adds for
- * its occurrence `f`, apart from group runs and required bits: the depth
- * check of a sub-message, its array's growth (`n`, `cap`: the array's
- * length and capacity, for a repeated field), a string's or bytes' copy,
- * a repeated sub-message. */
-static ptrdiff_t size_known(PbciSize *size, const PbciFieldInfo *fi,
-                            const PbciField *f, const uint8_t *end,
-                            uint32_t depth, size_t *n, size_t *cap) {
+/* An unknown field `f` of instance `in` (size_unknown). */
+static ptrdiff_t size_unknown_field(PbciSize *size, Instance *in,
+                                    const PbciField *f) {
+  ptrdiff_t r = size_unknown(in, (size_t)(f->end - f->raw), size->ctx.flags,
+                             &size->lo, &size->hi, lo_limit(size));
+  return r != 0 ? r : within_limit(size);
+}
+
+/* What a field `fi` of instance `in` (a message at `depth`, ending at
+ * `end`) adds for its occurrence `f`, apart from group runs and required
+ * bits: the depth check of a sub-message, the per-field step (size_value),
+ * a repeated sub-message's instance. */
+static ptrdiff_t size_known(PbciSize *size, Instance *in,
+                            const PbciFieldInfo *fi, const PbciField *f,
+                            const uint8_t *end, uint32_t depth) {
   ptrdiff_t r;
   if (fi->kind == PBCI_KIND_MESSAGE && depth >= size->ctx.max_depth) {
     return PROTOBUF_C_ITER_ERR_DEPTH;
   }
-  if (fi->flags & PBCI_FIELD_REPEATED) {
-    r = size_elements(size, fi, f, end, n, cap);
-    if (r < 0) return r;
+  r = size_value(in, fi, f->key, f->raw, (uint32_t)(f->tag & 7), f->value,
+                 f->end, end, size->ctx.flags, &size->lo, &size->hi,
+                 lo_limit(size));
+  if (r == 0) r = within_limit(size);
+  if (r == 0 && fi->kind == PBCI_KIND_MESSAGE &&
+      (fi->flags & PBCI_FIELD_REPEATED)) {
+    r = measure_one(fi->sub, f->value, f->end, size, depth + 1);
   }
-  switch (fi->kind) {
-    case PBCI_KIND_STRING:
-      return pbci_size_string(size, f->value, f->end);
-    case PBCI_KIND_BYTES:
-      return pbci_size_binary(size, (size_t)(f->end - f->value));
-    case PBCI_KIND_MESSAGE:
-      return fi->flags & PBCI_FIELD_REPEATED
-                 ? measure_one(fi->sub, f->value, f->end, size, depth + 1)
-                 : 0;
-    default:
-      return 0;
-  }
+  return r;
 }
 
 /* ---- one occurrence: groups and required fields in bit masks ---- */
@@ -326,8 +302,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
                                const uint8_t *end, const PbciFieldInfo *expect,
                                size_t hi, PbciSize *size, uint32_t depth) {
   const uint8_t *field = p; /* key of the field being sized */
-  /* No scratch (NULL) without repeated fields: NULL + 0 is undefined. */
-  size_t *const caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
+  Instance in;
   uint64_t required = 0;  /* required fields seen, by bit */
   uint64_t seen = 0;      /* groups seen, */
   uint64_t again = 0;     /* seen more than once, */
@@ -337,10 +312,12 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     const PbciFieldInfo *fi;
     const uint8_t *key, *p, *end;
   } pending[PENDING];
-  size_t n_pending = 0, n_unknown = 0, cap_unknown = 0, i;
+  size_t n_pending = 0, i;
   const int plain = plain_sizing(type, size);
   ptrdiff_t r;
-  for (i = 0; i < 2 * (size_t)type->n_counts; i++) counts[i] = 0;
+  if (instance_open(&in, type, counts, &size->lo, lo_limit(size))) {
+    return pbci_fail(&size->ctx, PROTOBUF_C_ITER_ERR_NO_MEMORY, start, end);
+  }
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
@@ -360,9 +337,9 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     p = pbci_try_frame(v, end, key & 7, &value);
     if (p == NULL) goto general;
     if (fi->flags == PBCI_FIELD_REPEATED && fi->kind == PBCI_KIND_MESSAGE &&
-        counts[fi->slot] != caps[fi->slot]) {
+        counts[2 * fi->slot] != counts[2 * fi->slot + 1]) {
       /* An element of a repeated message that fits its array. */
-      counts[fi->slot]++;
+      counts[2 * fi->slot]++;
       expect = fi;
       r = depth < size->ctx.max_depth
               ? measure_one(fi->sub, value, p, size, depth + 1)
@@ -382,17 +359,14 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     if (p == NULL) goto malformed;
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
-      r = size_unknown(size, &f, &n_unknown, &cap_unknown);
+      r = size_unknown_field(size, &in, &f);
       if (r < 0) goto fail;
       continue;
     }
     if (!(fi->wire_types >> (f.tag & 7) & 1)) goto malformed;
   known:
     expect = expect_after(type, fi);
-    r = fi->flags & PBCI_FIELD_REPEATED
-            ? size_known(size, fi, &f, end, depth, &counts[fi->slot],
-                         &caps[fi->slot])
-            : size_known(size, fi, &f, end, depth, NULL, NULL);
+    r = size_known(size, &in, fi, &f, end, depth);
     if (r < 0) goto fail;
     if (fi->flags & PBCI_FIELD_GROUP) {
       uint64_t bit = UINT64_C(1) << fi->slot;
@@ -418,13 +392,11 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     if (fi->flags & PBCI_FIELD_REQUIRED)
       required |= UINT64_C(1) << fi->required_bit;
   }
-  if (type->n_required != 0 &&
-      required != (~UINT64_C(0) >> (64 - type->n_required))) {
+  if (!required_complete(type, required)) {
     return pbci_fail_required(&size->ctx, end, &required, type->required,
                               type->n_required);
   }
-  r = pbci_size_struct(size, type->size);
-  if (r == 0) r = pbci_size_bytes(size, hi);
+  r = pbci_size_bytes(size, hi);
   if (r < 0) goto fail;
   /* Sub-messages of groups seen once decode from one occurrence; those of
    * groups seen again with one member, from one run starting at the
@@ -499,12 +471,9 @@ typedef struct Measure {
   const PbciMessage *type;
   PbciSize *size;
   uint32_t depth;
-  size_t *counts;     /* per repeated field: elements so far */
-  size_t *caps;       /* per repeated field: the array's capacity */
+  Instance in;        /* its arrays so far */
   PbciRun *runs;      /* per group: whether it occurred */
   uint64_t *required; /* required fields seen in this occurrence */
-  size_t n_unknown;   /* unknown fields so far, */
-  size_t cap_unknown; /* and the capacity of their array */
   const uint8_t *last; /* the end of the latest occurrence */
   int in_first;        /* whether that is the first */
 } Measure;
@@ -513,10 +482,7 @@ typedef struct Measure {
  * the occurrences); `fi` takes its wire type. */
 static ptrdiff_t size_field(Measure *m, const PbciFieldInfo *fi,
                             const PbciField *f, const uint8_t *end) {
-  ptrdiff_t r = fi->flags & PBCI_FIELD_REPEATED
-                    ? size_known(m->size, fi, f, end, m->depth,
-                                 &m->counts[fi->slot], &m->caps[fi->slot])
-                    : size_known(m->size, fi, f, end, m->depth, NULL, NULL);
+  ptrdiff_t r = size_known(m->size, &m->in, fi, f, end, m->depth);
   if (r < 0) return r;
   if (fi->flags & PBCI_FIELD_GROUP) {
     PbciRun *g = &m->runs[fi->slot];
@@ -559,7 +525,7 @@ static ptrdiff_t size_range(void *ctx, const uint8_t *p, const uint8_t *end,
     if (p == NULL) goto malformed;
     fi = pbci_find_field(type, f.tag >> 3);
     if (fi == NULL) {
-      r = size_unknown(m->size, &f, &m->n_unknown, &m->cap_unknown);
+      r = size_unknown_field(m->size, &m->in, &f);
       if (r < 0) goto fail;
       continue;
     }
@@ -612,7 +578,6 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   Measure m;
   ptrdiff_t r;
   uint32_t g;
-  size_t i;
   /* One occurrence (no merge) is the common case. */
   if (list->type == NULL && (type->n_groups | type->n_required) < 64) {
     return measure_occurrence(type, counts, list->p, list->end, size, depth);
@@ -620,16 +585,12 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   m.type = type;
   m.size = size;
   m.depth = depth;
-  m.counts = counts;
-  m.caps = type->n_counts != 0 ? counts + type->n_counts : NULL;
   m.runs = runs;
   m.required = required;
-  m.n_unknown = 0;
-  m.cap_unknown = 0;
-  for (i = 0; i < type->n_counts; i++) m.counts[i] = m.caps[i] = 0;
   for (g = 0; g < type->n_groups; g++) runs[g].seen = runs[g].switched = 0;
-  r = pbci_size_struct(size, type->size);
-  if (r < 0) return r;
+  if (instance_open(&m.in, type, counts, &size->lo, lo_limit(size))) {
+    return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  }
   /* Its own fields first, which checks every occurrence; then each group's
    * runs, whose lists read the occurrences again. */
   m.last = NULL;

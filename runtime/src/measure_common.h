@@ -102,6 +102,23 @@ out:
   return p;
 }
 
+/* Adds a struct of `size` bytes to the low end, as pbci_alloc takes it.
+ * Returns 0, or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed
+ * PTRDIFF_MAX. */
+PBCI_INLINE ptrdiff_t pbci_size_struct(PbciSize *s, size_t size) {
+  const size_t bytes = pbci_struct_bytes(size);
+  if (bytes > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->lo += bytes;
+  return 0;
+}
+
+/* Adds n bytes to the high end; same result convention. */
+PBCI_INLINE ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
+  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  s->hi += n;
+  return 0;
+}
+
 /* Adds `bytes` of the allocation policy (pbci_struct_bytes,
  * pbci_array_bytes) to *lo, which must stay within `limit`. Returns 0, or
  * PBCI_DECLINED past it (SIZE_MAX, an array too large for a size_t,
@@ -129,14 +146,6 @@ PBCI_INLINE int size_append(size_t *n, size_t *cap, size_t add, size_t need,
   return 0;
 }
 
-/* Whether size_plain may size `type`'s plain fields: plain strings and
- * bytes need no more than their copies with the default options. */
-PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
-  return type->n_fields != 0 &&
-         !(size->ctx.flags &
-           (PROTOBUF_C_ITER_VALIDATE_UTF8 | PROTOBUF_C_ITER_ALIAS_BYTES));
-}
-
 /* The elements a packed run [v, end) of a repeated scalar with op `op`
  * holds, or PBCI_BAD_COUNT when malformed. */
 PBCI_INLINE size_t count_packed(uint32_t op, const uint8_t *v,
@@ -149,6 +158,123 @@ PBCI_INLINE size_t count_packed(uint32_t op, const uint8_t *v,
     default:
       return pbci_count_varints(v, end);
   }
+}
+
+/* ---- one message instance, as both sizers keep it ----
+ *
+ * The fast path (measure_fast.c) keeps an instance in a frame of its stack,
+ * the general sizer (measure.c) in the call sizing its occurrences; both
+ * open it, take each known field's value and each unknown field through the
+ * functions below, which add exactly what the decoder allocates. Groups,
+ * required fields and sub-message instances stay with each sizer: the fast
+ * path gives up where they get hard, the general sizer follows merges. */
+typedef struct Instance {
+  size_t *arrays;     /* two per repeated field, by slot: its array's
+                         element count and capacity */
+  size_t n_unknown;   /* unknown fields stored, */
+  size_t cap_unknown; /* and their array's capacity */
+} Instance;
+
+/* Opens an instance of `type`, adding its struct to *lo (within `limit`),
+ * with `arrays` as scratch for 2 * type->n_counts values. Returns 0, or
+ * PBCI_DECLINED past the limit. */
+PBCI_INLINE int instance_open(Instance *in, const PbciMessage *type,
+                              size_t *arrays, size_t *lo, size_t limit) {
+  size_t i;
+  if (size_add(pbci_struct_bytes(type->size), lo, limit)) return PBCI_DECLINED;
+  in->arrays = arrays;
+  for (i = 0; i < 2 * (size_t)type->n_counts; i++) arrays[i] = 0;
+  in->n_unknown = 0;
+  in->cap_unknown = 0;
+  return 0;
+}
+
+/* The copy a string or bytes value [value, value + len) of kind `kind`
+ * takes under the options `flags`: a string's bytes and its NUL (checked
+ * as UTF-8 with PROTOBUF_C_ITER_VALIDATE_UTF8), a bytes value's bytes
+ * unless aliased; added to *hi, which no copy can wrap (each is at most its
+ * field's length in the input). Returns 0, or PROTOBUF_C_ITER_ERR_BAD_UTF8. */
+PBCI_INLINE ptrdiff_t size_copy(uint32_t kind, const uint8_t *value,
+                                size_t len, uint32_t flags, size_t *hi) {
+  if (kind == PBCI_KIND_STRING) {
+    if ((flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(value, len)) {
+      return PROTOBUF_C_ITER_ERR_BAD_UTF8;
+    }
+    *hi += len + 1;
+  } else if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) {
+    *hi += len;
+  }
+  return 0;
+}
+
+/* The per-field step: what an occurrence of known field `fi` adds to
+ * instance `in`, its sub-message instance aside. The occurrence's key is
+ * [key, raw), its value [value, vend) of wire type `wire_type`, in a
+ * message occurrence ending at `end`. A repeated field's array takes a
+ * packed run's elements, or one element (a full array grows for the run
+ * of them starting here, pbci_count_run, as the decoder's does); a string
+ * or bytes value takes its copy (size_copy). Adds to *lo within `limit`,
+ * and to *hi. Returns 0, or PROTOBUF_C_ITER_ERR_MALFORMED (a packed run),
+ * _BAD_UTF8, or _NO_MEMORY (past the limit). */
+PBCI_INLINE ptrdiff_t size_value(Instance *in, const PbciFieldInfo *fi,
+                                 const uint8_t *key, const uint8_t *raw,
+                                 uint32_t wire_type, const uint8_t *value,
+                                 const uint8_t *vend, const uint8_t *end,
+                                 uint32_t flags, size_t *lo, size_t *hi,
+                                 size_t limit) {
+  if (fi->flags & PBCI_FIELD_REPEATED) {
+    size_t *const a = &in->arrays[2 * (size_t)fi->slot];
+    if (wire_type == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
+      const size_t n = count_packed(fi->op, value, vend);
+      if (n == PBCI_BAD_COUNT) return PROTOBUF_C_ITER_ERR_MALFORMED;
+      if (size_append(&a[0], &a[1], n, a[0] + n, fi->elem_size, lo, limit)) {
+        return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+      }
+      return 0;
+    }
+    /* Room first: it saves counting the run (4% fewer instructions on the
+     * bench's FileDescriptorSet). */
+    if (a[0] != a[1]) {
+      a[0]++;
+    } else if (size_append(&a[0], &a[1], 1, a[0] + pbci_count_run(key, raw, end),
+                           fi->elem_size, lo, limit)) {
+      return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    }
+  }
+  if (fi->kind == PBCI_KIND_STRING || fi->kind == PBCI_KIND_BYTES) {
+    return size_copy(fi->kind, value, (size_t)(vend - value), flags, hi);
+  }
+  return 0;
+}
+
+/* An unknown field of `bytes` bytes in instance `in`, as
+ * pbci_store_unknown stores it: a copy of its bytes unless aliased (to *hi)
+ * and an entry in the unknown-field array (to *lo, within `limit`); nothing
+ * with PROTOBUF_C_ITER_DISCARD_UNKNOWN. Returns 0, or
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY past the limit. */
+PBCI_INLINE ptrdiff_t size_unknown(Instance *in, size_t bytes, uint32_t flags,
+                                   size_t *lo, size_t *hi, size_t limit) {
+  if (flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return 0;
+  if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += bytes;
+  return size_append(&in->n_unknown, &in->cap_unknown, 1, in->n_unknown + 1,
+                     sizeof(ProtobufCMessageUnknownField), lo, limit)
+             ? PROTOBUF_C_ITER_ERR_NO_MEMORY
+             : 0;
+}
+
+/* Whether `required` holds the bits of all of `type`'s required fields
+ * (fewer than 65). */
+PBCI_INLINE int required_complete(const PbciMessage *type, uint64_t required) {
+  return type->n_required == 0 ||
+         required == (~UINT64_C(0) >> (64 - type->n_required));
+}
+
+/* Whether size_plain may size `type`'s plain fields: plain strings and
+ * bytes need no more than their copies with the default options. */
+PBCI_INLINE int plain_sizing(const PbciMessage *type, const PbciSize *size) {
+  return type->n_fields != 0 &&
+         !(size->ctx.flags &
+           (PROTOBUF_C_ITER_VALIDATE_UTF8 | PROTOBUF_C_ITER_ALIAS_BYTES));
 }
 
 #endif /* PROTOBUF_C_ITER_MEASURE_COMMON_H */

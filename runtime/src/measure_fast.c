@@ -37,21 +37,15 @@ typedef struct Frame {
                                   open, */
   const PbciFieldInfo *last;   /* and the type's last field */
   const uint8_t *end;          /* end of its occurrence */
-  size_t *counts;              /* per repeated field (by slot), its array's
-                                  element count and capacity; */
-  uint64_t arrays;             /* by slot: whether those are set yet */
+  Instance in;                 /* its arrays (in the pool) */
   uint64_t groups;             /* groups seen, by bit */
   uint64_t required;           /* required fields seen, by bit */
-  size_t n_unknown;            /* unknown fields stored, */
-  size_t cap_unknown;          /* and their array's capacity */
 } Frame;
 
 /* The field at `field` (before `end`) in frame `f`, whose key is no
- * field's usual key: an unknown field is stored as pbci_store_unknown
- * stores it (its bytes, unless aliased, and an entry in the message's
- * unknown-field array), or with PROTOBUF_C_ITER_DISCARD_UNKNOWN checked
- * and skipped. Returns the byte after it, or NULL to give up (malformed,
- * or a known field with another key). */
+ * field's usual key: an unknown field (size_unknown). Returns the byte
+ * after it, or NULL to give up (malformed, or a known field with another
+ * key). */
 static PBCI_NOINLINE const uint8_t *try_take_unknown(Frame *f,
                                                      const uint8_t *field,
                                                      const uint8_t *end,
@@ -59,13 +53,8 @@ static PBCI_NOINLINE const uint8_t *try_take_unknown(Frame *f,
                                                      size_t *lo, size_t *hi) {
   PbciField u;
   const uint8_t *next = pbci_next_field(field, end, &u);
-  if (next == NULL || pbci_find_field(f->type, u.tag >> 3) != NULL) {
-    return NULL;
-  }
-  if (flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return next;
-  if (!(flags & PROTOBUF_C_ITER_ALIAS_BYTES)) *hi += (size_t)(u.end - u.raw);
-  if (size_append(&f->n_unknown, &f->cap_unknown, 1, f->n_unknown + 1,
-                  sizeof(ProtobufCMessageUnknownField), lo, FAST_LIMIT)) {
+  if (next == NULL || pbci_find_field(f->type, u.tag >> 3) != NULL ||
+      size_unknown(&f->in, (size_t)(u.end - u.raw), flags, lo, hi, FAST_LIMIT)) {
     return NULL;
   }
   return next;
@@ -83,55 +72,17 @@ PBCI_INLINE const PbciFieldInfo *last_field(const PbciMessage *type) {
   return type->n_fields != 0 ? type->fields + type->n_fields - 1 : &no_fields;
 }
 
-/* The element count and capacity, in that order, of repeated field `fi`'s
- * array in frame `f` (which holds 64): both 0 until its first element. */
-PBCI_INLINE size_t *array_of(Frame *f, const PbciFieldInfo *fi) {
-  size_t *a = &f->counts[2 * (size_t)fi->slot];
-  const uint64_t bit = UINT64_C(1) << fi->slot;
-  if (!(f->arrays & bit)) {
-    f->arrays |= bit;
-    a[0] = 0;
-    a[1] = 0;
-  }
-  return a;
-}
-
-/* A packed run of n elements of `fi` in frame `f`: the array grows for all
- * of them when they do not fit, as the decoder's does. */
-PBCI_INLINE int add_run(Frame *f, const PbciFieldInfo *fi, size_t n,
-                        size_t *lo) {
-  size_t *a = array_of(f, fi);
-  return size_append(&a[0], &a[1], n, a[0] + n, fi->elem_size, lo, FAST_LIMIT);
-}
-
-/* One unpacked element of `fi` whose key is [key, v), in frame `f` ending
- * at `end`: a full array grows for the run of elements starting here.
- * (The test for room comes first here, where it saves counting the run:
- * 4% fewer instructions on the bench's FileDescriptorSet.) */
-PBCI_INLINE int add_element(Frame *f, const PbciFieldInfo *fi,
-                            const uint8_t *key, const uint8_t *v,
-                            const uint8_t *end, size_t *lo) {
-  size_t *a = array_of(f, fi);
-  if (a[0] != a[1]) {
-    a[0]++;
-    return 0;
-  }
-  return size_append(&a[0], &a[1], 1, a[0] + pbci_count_run(key, v, end), fi->elem_size, lo,
-                     FAST_LIMIT);
-}
-
 /* fits_masks for types with a count at 64 or more: each count checked.
  * Out of line, to keep the usual test to one compare in the hot loop. */
 static PBCI_NOINLINE int fits_masks_each(const PbciMessage *type) {
-  return type->n_counts <= 64 && type->n_groups <= 64 && type->n_required <= 64;
+  return type->n_groups <= 64 && type->n_required <= 64;
 }
 
-/* Whether the bit masks of a frame hold `type`'s arrays, groups and
- * required fields (64 each). Counts under 64 OR to under 64: one test for
- * the usual type. */
+/* Whether the bit masks of a frame hold `type`'s groups and required
+ * fields (64 each). Counts under 64 OR to under 64: one test for the usual
+ * type. */
 PBCI_INLINE int fits_masks(const PbciMessage *type) {
-  return (type->n_counts | type->n_groups | type->n_required) < 64 ||
-         fits_masks_each(type);
+  return (type->n_groups | type->n_required) < 64 || fits_masks_each(type);
 }
 
 /* Whether the array counts of `type` fit in the rest of a pool, [spare,
@@ -146,15 +97,11 @@ PBCI_INLINE int fits_pool(const PbciMessage *type, const size_t *spare,
  * *lo. Returns 0, or PBCI_DECLINED. */
 PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
                            const uint8_t *end, size_t **spare, size_t *lo) {
-  if (size_add(pbci_struct_bytes(type->size), lo, FAST_LIMIT)) return PBCI_DECLINED;
+  if (instance_open(&f->in, type, *spare, lo, FAST_LIMIT)) return PBCI_DECLINED;
   f->type = type;
   f->end = end;
-  f->counts = *spare;
-  f->arrays = 0;
   f->groups = 0;
   f->required = 0;
-  f->n_unknown = 0;
-  f->cap_unknown = 0;
   *spare += 2 * (size_t)type->n_counts;
   return 0;
 }
@@ -162,8 +109,6 @@ PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
 /* The options, as the loop uses them. */
 typedef struct Options {
   uint32_t flags;
-  int check_utf8;
-  size_t copy_bytes; /* 1, or 0 when bytes are aliased */
   uint32_t max_depth;
 } Options;
 
@@ -180,10 +125,9 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
   size_t *spare = pool;
   Frame *f = stack;
   const uint32_t flags = o->flags;
-  const int check_utf8 = o->check_utf8;
-  const size_t copy_bytes = o->copy_bytes;
   /* Whether size_plain may size plain fields (see plain_sizing). */
-  const int plain = !check_utf8 && copy_bytes;
+  const int plain =
+      !(flags & (PROTOBUF_C_ITER_VALIDATE_UTF8 | PROTOBUF_C_ITER_ALIAS_BYTES));
   /* The frame at which a child needs a check: past the nesting limit, or
    * past this segment. */
   const Frame *const deepest =
@@ -200,7 +144,6 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       const uint8_t *const field = p;
       const uint8_t *v, *vend;
       const uint32_t key = key16(p, end, &v);
-      size_t len;
       if (fi->key != key) {
         /* An absent optional field, mostly: found by number. */
         const PbciFieldInfo *found = find_key(type, key);
@@ -225,36 +168,14 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           p = v + 4;
           break;
         case PBCI_OP_STRING:
-          p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return PBCI_DECLINED;
-          len = (size_t)(vend - p);
-          if (check_utf8 && !pbci_utf8_valid(p, len)) return PBCI_DECLINED;
-          hi += len + 1;
-          p = vend;
-          break;
         case PBCI_OP_BYTES:
           p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return PBCI_DECLINED;
-          hi += (size_t)(vend - p) * copy_bytes;
+          if (p == NULL || size_copy(fi->kind, p, (size_t)(vend - p), flags, &hi)) {
+            return PBCI_DECLINED;
+          }
           p = vend;
           break;
-        case PBCI_OP_PACKED_VARINT:
-        case PBCI_OP_PACKED_FIXED32:
-        case PBCI_OP_PACKED_FIXED64:
-          if ((key & 7) == PBCI_WT_LEN) {
-            size_t n;
-            p = pbci_read_len(v, end, &vend);
-            if (p == NULL) return PBCI_DECLINED;
-            n = count_packed(fi->op, p, vend);
-            if (n == PBCI_BAD_COUNT || add_run(f, fi, n, &lo)) return PBCI_DECLINED;
-            p = vend;
-          } else {
-            if (add_element(f, fi, field, v, end, &lo)) return PBCI_DECLINED;
-            p = pbci_try_skip(v, end, key & 7);
-            if (p == NULL) return PBCI_DECLINED;
-          }
-          break;
-        default: /* PBCI_OP_OTHER */
+        default: /* PBCI_OP_PACKED_*, PBCI_OP_OTHER */
           if (fi->flags & PBCI_FIELD_GROUP) {
             /* Once only: a second occurrence merges or replaces. */
             uint64_t bit = UINT64_C(1) << fi->slot;
@@ -264,24 +185,18 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           if (fi->flags & PBCI_FIELD_REQUIRED) {
             f->required |= UINT64_C(1) << fi->required_bit;
           }
-          if ((fi->flags & PBCI_FIELD_REPEATED) &&
-              add_element(f, fi, field, v, end, &lo)) {
+          if ((key & 7) == PBCI_WT_LEN) {
+            p = pbci_read_len(v, end, &vend);
+          } else {
+            p = v;
+            vend = pbci_try_skip(v, end, key & 7);
+          }
+          if (p == NULL || vend == NULL ||
+              size_value(&f->in, fi, field, v, key & 7, p, vend, end, flags, &lo, &hi,
+                         FAST_LIMIT)) {
             return PBCI_DECLINED;
           }
-          if (fi->kind == PBCI_KIND_SCALAR) {
-            p = pbci_try_skip(v, end, key & 7);
-            if (p == NULL) return PBCI_DECLINED;
-            break;
-          }
-          p = pbci_read_len(v, end, &vend);
-          if (p == NULL) return PBCI_DECLINED;
-          len = (size_t)(vend - p);
-          if (fi->kind == PBCI_KIND_STRING) {
-            if (check_utf8 && !pbci_utf8_valid(p, len)) return PBCI_DECLINED;
-            hi += len + 1;
-          } else if (fi->kind == PBCI_KIND_BYTES) {
-            hi += len * copy_bytes;
-          } else {
+          if (fi->kind == PBCI_KIND_MESSAGE) {
             /* A sub-message: its instance starts here. Then the next
              * field is expected, or for a repeated one the same again. */
             const PbciMessage *const sub = fi->sub;
@@ -299,7 +214,9 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                 const uint8_t *next;
                 p = size_plain(sub, &sub_expect, p, vend, &hi);
                 if (p != vend) break; /* this one in a frame, from p */
-                if (size_add(pbci_struct_bytes(sub->size), &lo, FAST_LIMIT)) return PBCI_DECLINED;
+                if (size_add(pbci_struct_bytes(sub->size), &lo, FAST_LIMIT)) {
+                  return PBCI_DECLINED;
+                }
                 /* The next element of a repeated field (a run of map
                  * entries, say) here too, without the general path. */
                 next = p;
@@ -309,7 +226,8 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                   goto next_field;
                 }
                 p = pbci_read_len(v, end, &vend);
-                if (p == NULL || add_element(f, fi, next, v, end, &lo)) {
+                if (p == NULL || size_value(&f->in, fi, next, v, PBCI_WT_LEN, p, vend, end,
+                                            flags, &lo, &hi, FAST_LIMIT)) {
                   return PBCI_DECLINED;
                 }
                 sub_expect = first_field(sub);
@@ -348,12 +266,9 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
     next_field:;
     }
     /* The instance is complete: its required fields, then its parent. */
-    if (type->n_required != 0 &&
-        f->required != (~UINT64_C(0) >> (64 - type->n_required))) {
-      return PBCI_DECLINED;
-    }
+    if (!required_complete(type, f->required)) return PBCI_DECLINED;
     if (f == stack) break;
-    spare = f->counts;
+    spare = f->in.arrays;
     f--;
     type = f->type;
     end = f->end;
@@ -386,8 +301,6 @@ ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
     Options o;
     size_t lo = 0;
     o.flags = size->ctx.flags;
-    o.check_utf8 = (o.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) != 0;
-    o.copy_bytes = (o.flags & PROTOBUF_C_ITER_ALIAS_BYTES) ? 0 : 1;
     o.max_depth = size->ctx.max_depth;
     if (measure_segment(type, q, end, expect, 0, &o, &lo, &hi) ||
         lo + hi > (size_t)PTRDIFF_MAX) {

@@ -839,41 +839,6 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
 
 /* ---- measuring (unpacked_size) ---- */
 
-/* Adds a struct of `size` bytes to the low end, as pbci_alloc takes it.
- * Returns 0, or PROTOBUF_C_ITER_ERR_NO_MEMORY when the total would exceed
- * PTRDIFF_MAX. Inline, like the other size helpers: the sizer calls them
- * per field. */
-PBCI_INLINE ptrdiff_t pbci_size_struct(PbciSize *s, size_t size) {
-  const size_t bytes = pbci_struct_bytes(size);
-  if (bytes > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->lo += bytes;
-  return 0;
-}
-
-/* Adds n bytes to the high end; same result convention. */
-PBCI_INLINE ptrdiff_t pbci_size_bytes(PbciSize *s, size_t n) {
-  if (n > PTRDIFF_MAX - s->lo - s->hi) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  s->hi += n;
-  return 0;
-}
-
-/* A string field's value [p, end): checks UTF-8 when the options ask, adds
- * its copy. */
-PBCI_INLINE ptrdiff_t pbci_size_string(PbciSize *s, const uint8_t *p,
-                                       const uint8_t *end) {
-  size_t n = (size_t)(end - p);
-  if ((s->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8) && !pbci_utf8_valid(p, n)) {
-    return PROTOBUF_C_ITER_ERR_BAD_UTF8;
-  }
-  return pbci_size_bytes(s, n + 1);
-}
-
-/* A bytes field's value of n bytes: its copy, unless aliased. */
-PBCI_INLINE ptrdiff_t pbci_size_binary(PbciSize *s, size_t n) {
-  if (s->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) return 0;
-  return pbci_size_bytes(s, n);
-}
-
 /* The occurrences that decode into one message instance: a single range,
  * or (after sub-message merging) one run of a group in the parent's
  * occurrences: the occurrences of one member from a given key on, until
