@@ -337,9 +337,9 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     p = pbci_try_frame(v, end, key & 7, &value);
     if (p == NULL) goto general;
     if (fi->flags == PBCI_FIELD_REPEATED && fi->kind == PBCI_KIND_MESSAGE &&
-        counts[2 * fi->slot] != counts[2 * fi->slot + 1]) {
+        instance_array(&in, fi)[0] != instance_array(&in, fi)[1]) {
       /* An element of a repeated message that fits its array. */
-      counts[2 * fi->slot]++;
+      instance_array(&in, fi)[0]++;
       expect = fi;
       r = depth < size->ctx.max_depth
               ? measure_one(fi->sub, value, p, size, depth + 1)

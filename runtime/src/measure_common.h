@@ -189,6 +189,12 @@ PBCI_INLINE int instance_open(Instance *in, const PbciMessage *type,
   return 0;
 }
 
+/* The element count and capacity, in that order, of repeated field `fi`'s
+ * array in instance `in`. */
+PBCI_INLINE size_t *instance_array(const Instance *in, const PbciFieldInfo *fi) {
+  return &in->arrays[2 * (size_t)fi->slot];
+}
+
 /* The copy a string or bytes value [value, value + len) of kind `kind`
  * takes under the options `flags`: a string's bytes and its NUL (checked
  * as UTF-8 with PROTOBUF_C_ITER_VALIDATE_UTF8), a bytes value's bytes
@@ -223,7 +229,7 @@ PBCI_INLINE ptrdiff_t size_value(Instance *in, const PbciFieldInfo *fi,
                                  uint32_t flags, size_t *lo, size_t *hi,
                                  size_t limit) {
   if (fi->flags & PBCI_FIELD_REPEATED) {
-    size_t *const a = &in->arrays[2 * (size_t)fi->slot];
+    size_t *const a = instance_array(in, fi);
     if (wire_type == PBCI_WT_LEN && fi->kind == PBCI_KIND_SCALAR) {
       const size_t n = count_packed(fi->op, value, vend);
       if (n == PBCI_BAD_COUNT) return PROTOBUF_C_ITER_ERR_MALFORMED;
