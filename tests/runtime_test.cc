@@ -433,30 +433,37 @@ void CheckPackedRun(unsigned kind,
   EXPECT_EQ(n2, 2u);
 }
 
-// pbci_count_varints reads eight bytes at a time, with a shortcut for
-// eight one-byte values; a byte at a time is the reference. Runs of random
-// one-byte values, varints of 2 to 11 bytes (11 is over-long) and a cut last
-// varint, at every length up to 80 bytes.
+// The count of a varint run (pbci_count_varints, eight bytes at a time),
+// the check for over-long varints (pbci_varints_fit, eight at a time on
+// little-endian hosts) and the sizer's checked count, against a byte at a
+// time. Runs of random one-byte values, varints of 2 to 11 bytes (11 is
+// over-long) and a cut last varint, at every length up to 80 bytes.
 TEST(Runtime, CountVarintsMatchesAByteAtATimeCount) {
+  constexpr size_t kBad = static_cast<size_t>(-1);
+  struct Reference {
+    size_t count = 0;  // last bytes; kBad when the run's last byte continues
+    bool fit = true;   // no ten continuation bytes in a row
+  };
   auto reference = [](const std::vector<uint8_t>& run) {
-    size_t n = 0, continued = 0;
-    if (!run.empty() && run.back() >= 0x80) return static_cast<size_t>(-1);
+    Reference r;
+    size_t continued = 0;
     for (uint8_t byte : run) {
       if (byte < 0x80) {
-        n++;
+        r.count++;
         continued = 0;
       } else if (++continued == 10) {
-        return static_cast<size_t>(-1);
+        r.fit = false;
       }
     }
-    return n;
+    if (!run.empty() && run.back() >= 0x80) r.count = kBad;
+    return r;
   };
   uint32_t seed = 12345;
   auto next = [&seed](uint32_t bound) {
     seed = seed * 1103515245u + 12345u;
     return (seed >> 16) % bound;
   };
-  size_t malformed = 0;
+  size_t over_long = 0, cut = 0;
   for (int i = 0; i < 20000; i++) {
     std::vector<uint8_t> run;
     const size_t length = next(81);
@@ -467,14 +474,19 @@ TEST(Runtime, CountVarintsMatchesAByteAtATimeCount) {
       run.push_back(static_cast<uint8_t>(next(128)));
     }
     run.resize(length);  // may cut the last varint
-    const size_t want = reference(run);
-    malformed += want == static_cast<size_t>(-1);
-    EXPECT_EQ(pbci_count_varints(run.data(), run.data() + run.size()), want)
-        << "case " << i << ", " << run.size() << " bytes";
+    const Reference want = reference(run);
+    const uint8_t* const p = run.data();
+    const uint8_t* const end = p + run.size();
+    over_long += !want.fit;
+    cut += want.count == kBad;
+    EXPECT_EQ(pbci_count_varints(p, end), want.count) << "case " << i << ", " << run.size() << " bytes";
+    EXPECT_EQ(pbci_varints_fit(p, end) != 0, want.fit) << "case " << i;
+    EXPECT_EQ(pbci_count_checked_varints(p, end), want.fit ? want.count : kBad) << "case " << i;
   }
-  // Both outcomes were exercised.
-  EXPECT_GT(malformed, 1000u);
-  EXPECT_LT(malformed, 19000u);
+  // Every outcome was exercised.
+  EXPECT_GT(over_long, 1000u);
+  EXPECT_GT(cut, 1000u);
+  EXPECT_LT(over_long + cut, 19000u);
 }
 
 TEST(Runtime, PackedVarintRunsConvertLikeSingleValues) {

@@ -272,37 +272,6 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
   return 1;
 }
 
-/* The elements of a packed run of varints [p, end), as the decoder counts
- * them: its last bytes (top bit clear), without looking for over-long
- * varints, which store_run rejects. PBCI_BAD_COUNT when the run's last byte
- * continues: a run that ends with a last byte holds as many varints of at
- * most 10 bytes as it has last bytes, and a non-empty one at least one, so
- * its array exists before store_run appends to it. Each of a word's eight
- * byte lanes adds up its continuation bits over up to 255 words (so no lane
- * overflows), then the lanes are summed: a few instructions a word, and
- * vector code at gcc -O3, where pbci_count_varints, which must follow each
- * varint's length, takes about twice as many. */
-PBCI_INLINE size_t count_run_varints(const uint8_t *p, const uint8_t *end) {
-  size_t n = 0;
-  if (p < end && end[-1] >= 0x80) return PBCI_BAD_COUNT;
-  while ((size_t)(end - p) >= 8) {
-    size_t words = (size_t)(end - p) / 8, i;
-    uint64_t lanes = 0;
-    if (words > 255) words = 255;
-    for (i = 0; i < words; i++) {
-      uint64_t w;
-      memcpy(&w, p + 8 * i, sizeof w);
-      lanes += (w >> 7) & UINT64_C(0x0101010101010101);
-    }
-    lanes = (lanes & UINT64_C(0x00ff00ff00ff00ff)) +
-            ((lanes >> 8) & UINT64_C(0x00ff00ff00ff00ff));
-    n += 8 * words - (size_t)((lanes * UINT64_C(0x0001000100010001)) >> 48);
-    p += 8 * words;
-  }
-  for (; p < end; p++) n += *p < 0x80;
-  return n;
-}
-
 /* Gives r->array, holding n elements of capacity *cap, room for `count`
  * more: a full array grows for all of them (see "arrays" in decode.h).
  * Returns 0 with r->err set when the buffer is too small. */
@@ -410,7 +379,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   }
   count = kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
               ? pbci_count_fixed(p, end, size)
-              : count_run_varints(p, end);
+              : pbci_count_varints(p, end);
   if (count == PBCI_BAD_COUNT) {
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;
@@ -421,7 +390,7 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
     /* A run with an over-long varint is malformed whatever the room, as
      * unpacked_size reports it: look for one, on this path only. */
     if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
-        pbci_count_varints(p, end) == PBCI_BAD_COUNT) {
+        !pbci_varints_fit(p, end)) {
       r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     }
     return r;

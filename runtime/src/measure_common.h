@@ -156,7 +156,7 @@ PBCI_INLINE size_t count_packed(uint32_t op, const uint8_t *v,
     case PBCI_OP_PACKED_FIXED64:
       return pbci_count_fixed(v, end, 8);
     default:
-      return pbci_count_varints(v, end);
+      return pbci_count_checked_varints(v, end);
   }
 }
 

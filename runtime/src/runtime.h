@@ -10,13 +10,24 @@
 extern "C" { /* for the runtime's white-box tests */
 #endif
 
-/* The varints of a packed run [p, end): its bytes without the continuation
- * bit, counted eight at a time; PBCI_BAD_COUNT when the run is malformed (its
- * last byte has the continuation bit, or a varint is over 10 bytes). The
- * sizer's count. The decoder counts last bytes alone and finds over-long
- * varints as it reads them; it calls this only for a run whose array
- * cannot grow, to report a malformed run as such. */
+/* The varints of a packed run [p, end): its last bytes (top bit clear),
+ * counted eight at a time; PBCI_BAD_COUNT when the run's last byte
+ * continues. A run that ends with a last byte holds that many varints when
+ * none is over 10 bytes (pbci_varints_fit), and a non-empty one at least
+ * one. The one count of varint runs, for the decoder and the sizer
+ * (pbci_count_checked_varints). */
 size_t pbci_count_varints(const uint8_t *p, const uint8_t *end);
+
+/* Whether no varint of the run [p, end) is over 10 bytes (ten continuation
+ * bytes in a row). The sizer checks each run with ten continuation bytes
+ * or more (pbci_count_checked_varints); the decoder finds over-long
+ * varints as it reads them, and calls this only for a run it does not read
+ * (its array cannot grow), to report it as malformed as the sizer does. */
+int pbci_varints_fit(const uint8_t *p, const uint8_t *end);
+
+/* pbci_count_varints, and PBCI_BAD_COUNT for a run with an over-long
+ * varint too: the sizer's count, which reports every malformed run. */
+size_t pbci_count_checked_varints(const uint8_t *p, const uint8_t *end);
 
 /* A new array of n_old + n_add elements of elem_size bytes, with its header
  * (capacity n_old + n_add, `owner`), holding a copy of the n_old elements
