@@ -20,8 +20,8 @@ bool IterGenerator::Generate(
     return false;
   }
   // protoc-c writes nothing for such files, so there is nothing to decode.
-  const FileOptionsView options = ReadFileOptions(file);
-  if (options.no_generate) return true;
+  const Options options(file);
+  if (options.file(file).no_generate) return true;
 
   FileModel model;
   if (!BuildFileModel(file, options, &model, error)) return false;

@@ -103,10 +103,10 @@ std::string Comment(const FieldDescriptor* field) {
   return comment;
 }
 
-bool StoredAsBytes(const FieldDescriptor* field) {
+bool StoredAsBytes(const FieldDescriptor* field, const Options& options) {
   return field->type() == FieldDescriptor::TYPE_BYTES ||
          (field->type() == FieldDescriptor::TYPE_STRING &&
-          ReadStringAsBytes(field));
+          options.string_as_bytes(field));
 }
 
 // protoc-c 1.5's place of a oneof member in its union: by this rank, then
@@ -141,7 +141,7 @@ int UnionRank(const FieldDescriptor* field) {
 // has a bytes field (which then comes first), so a string stored as bytes
 // that sorts first is set flat. The generated file must not depend on which
 // protoc-c ran, so either counts.
-bool InitSetsAStructFlat(const Descriptor* message) {
+bool InitSetsAStructFlat(const Descriptor* message, const Options& options) {
   for (int i = 0; i < message->real_oneof_decl_count(); i++) {
     const google::protobuf::OneofDescriptor* oneof = message->oneof_decl(i);
     const FieldDescriptor* sorted_first = oneof->field(0);
@@ -153,8 +153,8 @@ bool InitSetsAStructFlat(const Descriptor* message) {
         sorted_first = f;
       }
     }
-    if (StoredAsBytes(oneof->field(0)) ||
-        (StoredAsBytes(sorted_first) &&
+    if (StoredAsBytes(oneof->field(0), options) ||
+        (StoredAsBytes(sorted_first, options) &&
          sorted_first->type() != FieldDescriptor::TYPE_BYTES)) {
       return true;
     }
@@ -204,14 +204,13 @@ SizerOp SizerOpOf(const FieldModel& f) {
   }
 }
 
-FieldModel BuildField(const FieldDescriptor* field,
-                      const FileOptionsView& file) {
+FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
   FieldModel f;
   f.number = field->number();
   f.name = field->name();
   f.comment = Comment(field);
   f.member = FieldMemberName(field);
-  f.has_member = HasMemberName(field);
+  f.has_member = HasMemberName(field, options);
   f.count_member = CountMemberName(field);
   f.cap_local = CapacityLocalName(field);
   f.repeated = field->is_repeated();
@@ -224,26 +223,29 @@ FieldModel BuildField(const FieldDescriptor* field,
   f.packed_kind = rule.packed_kind;
   switch (field->type()) {
     case FieldDescriptor::TYPE_ENUM:
-      f.elem_type = EnumTypeName(field->enum_type());
+      f.elem_type = EnumTypeName(field->enum_type(), options);
       f.value_expr = "(" + f.elem_type + ")(int32_t)v";
       f.packed_kind = "PBCI_PACKED_VARINT32";
       break;
     case FieldDescriptor::TYPE_STRING:
-      if (ReadStringAsBytes(field)) {
+      if (options.string_as_bytes(field)) {
         f.read = ReadKind::kBytes;
         f.elem_type = "ProtobufCBinaryData";
       } else {
         f.read = ReadKind::kString;
-        f.elem_type = file.const_strings ? "const char *" : "char *";
+        f.elem_type = options.file(field->file()).const_strings ? "const char *"
+                                                                : "char *";
       }
       break;
     case FieldDescriptor::TYPE_MESSAGE:
       f.read = ReadKind::kMessage;
-      f.sub_struct = MessageStructName(field->message_type());
-      f.sub_decode = MessageIterSymbols(field->message_type()).decode;
-      f.sub_message = MessageIterSymbols(field->message_type()).message;
-      f.sub_init = MessageInitMacro(field->message_type());
-      f.sub_init_flat_union = InitSetsAStructFlat(field->message_type());
+      f.sub_struct = MessageStructName(field->message_type(), options);
+      f.sub_decode = MessageIterSymbols(field->message_type(), options).decode;
+      f.sub_message =
+          MessageIterSymbols(field->message_type(), options).message;
+      f.sub_init = MessageInitMacro(field->message_type(), options);
+      f.sub_init_flat_union =
+          InitSetsAStructFlat(field->message_type(), options);
       f.elem_type = f.sub_struct;
       break;
     default:
@@ -259,7 +261,7 @@ FieldModel BuildField(const FieldDescriptor* field,
   if (f.packable) f.wire_types.push_back(kWireLen);
   if (const OneofDescriptor* oneof = field->real_containing_oneof()) {
     f.case_member = OneofCaseMember(oneof);
-    f.case_value = OneofCaseValue(field);
+    f.case_value = OneofCaseValue(field, options);
     f.new_instance_on_other_member = f.read == ReadKind::kMessage;
   }
   return f;
@@ -285,11 +287,9 @@ DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
 }
 
 // The terms of K (bound.h) over every message type `message` can reach,
-// itself included.
-// (`file`: the options of `message`'s file; the terms do not depend on
-// const_strings, the only file option a field reads.)
+// itself included, in this file or an imported one.
 std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message,
-                                           const FileOptionsView& file) {
+                                           const Options& options) {
   std::vector<BoundTerm> terms;
   std::vector<const Descriptor*> todo = {message};
   std::set<const Descriptor*> seen = {message};
@@ -298,8 +298,8 @@ std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message,
     todo.pop_back();
     for (int i = 0; i < d->field_count(); i++) {
       const FieldDescriptor* field = d->field(i);
-      AddFieldBoundTerms(BuildField(field, file), std::string(d->full_name()),
-                         &terms);
+      AddFieldBoundTerms(BuildField(field, options),
+                         std::string(d->full_name()), &terms);
       const Descriptor* sub = field->message_type();
       if (sub != nullptr && seen.insert(sub).second) todo.push_back(sub);
     }
@@ -307,26 +307,25 @@ std::vector<BoundTerm> ReachableBoundTerms(const Descriptor* message,
   return FinishBoundTerms(std::move(terms));
 }
 
-MessageModel BuildMessage(const Descriptor* message,
-                          const FileOptionsView& file,
-                          const MessageOptionsView& options) {
+MessageModel BuildMessage(const Descriptor* message, const Options& all) {
+  const MessageOptionsView& options = all.message(message);
   MessageModel m;
   m.full_name = message->full_name();
-  m.struct_name = MessageStructName(message);
-  m.init_macro = MessageInitMacro(message);
-  m.descriptor = MessageDescriptorName(message);
-  m.init_function = MessageInitFunction(message);
-  m.sym = MessageIterSymbols(message);
+  m.struct_name = MessageStructName(message, all);
+  m.init_macro = MessageInitMacro(message, all);
+  m.descriptor = MessageDescriptorName(message, all);
+  m.init_function = MessageInitFunction(message, all);
+  m.sym = MessageIterSymbols(message, all);
   m.base_member = options.base_field_name;
   m.init_value = !options.gen_init_helpers;
-  m.init_flat_union = InitSetsAStructFlat(message);
+  m.init_flat_union = InitSetsAStructFlat(message, all);
   for (int i = 0; i < message->real_oneof_decl_count(); i++) {
     const OneofDescriptor* oneof = message->oneof_decl(i);
     m.oneofs.push_back({std::string(oneof->name()), OneofCaseMember(oneof)});
   }
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
-    FieldModel f = BuildField(field, file);
+    FieldModel f = BuildField(field, all);
     if (field->is_required() && !field->has_default_value()) {
       f.required_bit = m.n_required_bits++;
     }
@@ -365,31 +364,31 @@ MessageModel BuildMessage(const Descriptor* message,
   AddPredictions(&m);
   for (FieldModel& f : m.fields) f.sizer_op = SizerOpOf(f);
   m.decoder = DecoderShapeOf(m.fields);
-  m.bound_terms = ReachableBoundTerms(message, file);
+  m.bound_terms = ReachableBoundTerms(message, all);
   return m;
 }
 
-// Adds `message` and its nested types (first) to `out`; `inherited` is
-// what it inherits of gen_init_helpers (ReadMessageOptions).
-void AddMessages(const Descriptor* message, const FileOptionsView& file,
-                 bool inherited, std::vector<MessageModel>* out) {
-  const MessageOptionsView options = ReadMessageOptions(message, inherited);
+// Adds `message` and its nested types (first) to `out`.
+void AddMessages(const Descriptor* message, const Options& options,
+                 std::vector<MessageModel>* out) {
   for (int i = 0; i < message->nested_type_count(); i++) {
-    AddMessages(message->nested_type(i), file, options.gen_init_helpers, out);
+    AddMessages(message->nested_type(i), options, out);
   }
-  out->push_back(BuildMessage(message, file, options));
+  out->push_back(BuildMessage(message, options));
 }
 
-EnumModel BuildEnum(const google::protobuf::EnumDescriptor* e) {
-  return {std::string(e->full_name()), EnumTypeName(e)};
+EnumModel BuildEnum(const google::protobuf::EnumDescriptor* e,
+                    const Options& options) {
+  return {std::string(e->full_name()), EnumTypeName(e, options)};
 }
 
-void AddEnums(const Descriptor* message, std::vector<EnumModel>* out) {
+void AddEnums(const Descriptor* message, const Options& options,
+              std::vector<EnumModel>* out) {
   for (int i = 0; i < message->enum_type_count(); i++) {
-    out->push_back(BuildEnum(message->enum_type(i)));
+    out->push_back(BuildEnum(message->enum_type(i), options));
   }
   for (int i = 0; i < message->nested_type_count(); i++) {
-    AddEnums(message->nested_type(i), out);
+    AddEnums(message->nested_type(i), options, out);
   }
 }
 
@@ -410,7 +409,7 @@ void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
 
 }  // namespace
 
-bool BuildFileModel(const FileDescriptor* file, const FileOptionsView& options,
+bool BuildFileModel(const FileDescriptor* file, const Options& options,
                     FileModel* model, std::string* error) {
   if (!ValidateFeatures(file, error)) return false;
   model->proto_name = file->name();
@@ -419,13 +418,12 @@ bool BuildFileModel(const FileDescriptor* file, const FileOptionsView& options,
   model->header_guard = HeaderGuard(std::string(file->name()));
   model->pbc_header = PbcHeaderName(std::string(file->name()));
   for (int i = 0; i < file->message_type_count(); i++) {
-    AddMessages(file->message_type(i), options, options.gen_init_helpers,
-                &model->messages);
+    AddMessages(file->message_type(i), options, &model->messages);
     AddDependencyHeaders(file->message_type(i), model);
-    AddEnums(file->message_type(i), &model->enums);
+    AddEnums(file->message_type(i), options, &model->enums);
   }
   for (int i = 0; i < file->enum_type_count(); i++) {
-    model->enums.push_back(BuildEnum(file->enum_type(i)));
+    model->enums.push_back(BuildEnum(file->enum_type(i), options));
   }
   for (const MessageModel& m : model->messages) {
     bool flat = m.init_value && m.init_flat_union;

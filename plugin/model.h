@@ -210,11 +210,11 @@ struct FileModel {
   bool expands_flat_union_init = false;
 };
 
-// Builds the model of `file`, reading its options (and each message's)
-// once, and validates it (validate.h). Returns false and sets `error`
-// (naming the field or type) when protoc-c 1.4.1 cannot handle the file.
+// Builds the model of `file` with the options read for it (Options), and
+// validates it (validate.h). Returns false and sets `error` (naming the
+// field or type) when protoc-c 1.4.1 cannot handle the file.
 bool BuildFileModel(const google::protobuf::FileDescriptor* file,
-                    const FileOptionsView& options, FileModel* model,
+                    const Options& options, FileModel* model,
                     std::string* error);
 
 }  // namespace protobuf_c_iter

@@ -182,9 +182,9 @@ std::string FullNameToUpper(const std::string& full_name) {
   return ConvertPieces(full_name, CamelToUpper);
 }
 
-std::string CFullName(const std::string& full_name,
-                      const FileDescriptor* file) {
-  const FileOptionsView options = ReadFileOptions(file);
+std::string CFullName(const std::string& full_name, const FileDescriptor* file,
+                      const Options& all) {
+  const FileOptionsView& options = all.file(file);
   if (!options.has_c_package) return full_name;
   std::string relative = full_name;
   const std::string package = std::string(file->package());
@@ -193,32 +193,38 @@ std::string CFullName(const std::string& full_name,
   return options.c_package + "." + relative;
 }
 
-std::string MessageStructName(const Descriptor* message) {
+std::string MessageStructName(const Descriptor* message,
+                              const Options& options) {
   return FullNameToC(
-      CFullName(std::string(message->full_name()), message->file()));
+      CFullName(std::string(message->full_name()), message->file(), options));
 }
 
-std::string MessageLowerName(const Descriptor* message) {
+std::string MessageLowerName(const Descriptor* message,
+                             const Options& options) {
   return FullNameToLower(
-      CFullName(std::string(message->full_name()), message->file()));
+      CFullName(std::string(message->full_name()), message->file(), options));
 }
 
-std::string MessageInitMacro(const Descriptor* message) {
-  return FullNameToUpper(
-             CFullName(std::string(message->full_name()), message->file())) +
+std::string MessageInitMacro(const Descriptor* message,
+                             const Options& options) {
+  return FullNameToUpper(CFullName(std::string(message->full_name()),
+                                   message->file(), options)) +
          "__INIT";
 }
 
-std::string MessageDescriptorName(const Descriptor* message) {
-  return MessageLowerName(message) + "__descriptor";
+std::string MessageDescriptorName(const Descriptor* message,
+                                  const Options& options) {
+  return MessageLowerName(message, options) + "__descriptor";
 }
 
-std::string MessageInitFunction(const Descriptor* message) {
-  return MessageLowerName(message) + "__init";
+std::string MessageInitFunction(const Descriptor* message,
+                                const Options& options) {
+  return MessageLowerName(message, options) + "__init";
 }
 
-IterSymbols MessageIterSymbols(const Descriptor* message) {
-  const std::string prefix = MessageLowerName(message) + "__iter_";
+IterSymbols MessageIterSymbols(const Descriptor* message,
+                               const Options& options) {
+  const std::string prefix = MessageLowerName(message, options) + "__iter_";
   IterSymbols s;
   s.type = prefix + "type";
   s.unpack = prefix + "unpack";
@@ -234,8 +240,9 @@ IterSymbols MessageIterSymbols(const Descriptor* message) {
   return s;
 }
 
-std::string EnumTypeName(const EnumDescriptor* e) {
-  return FullNameToC(CFullName(std::string(e->full_name()), e->file()));
+std::string EnumTypeName(const EnumDescriptor* e, const Options& options) {
+  return FullNameToC(
+      CFullName(std::string(e->full_name()), e->file(), options));
 }
 
 bool IsProtocCKeyword(const std::string& lower_name) {
@@ -253,7 +260,8 @@ std::string FieldMemberName(const FieldDescriptor* field) {
   return result;
 }
 
-std::string HasMemberName(const FieldDescriptor* field) {
+std::string HasMemberName(const FieldDescriptor* field,
+                          const Options& options) {
   // protoc-c gives has_ to proto2's optional scalars and bytes: the fields
   // with presence that are not oneof members, messages or strings (proto3
   // `optional` is refused by ValidateField).
@@ -261,7 +269,7 @@ std::string HasMemberName(const FieldDescriptor* field) {
       field->containing_oneof() != nullptr ||
       field->type() == FieldDescriptor::TYPE_MESSAGE ||
       (field->type() == FieldDescriptor::TYPE_STRING &&
-       !ReadStringAsBytes(field))) {
+       !options.string_as_bytes(field))) {
     return "";
   }
   return "has_" + FieldMemberName(field);
@@ -279,10 +287,11 @@ std::string OneofCaseMember(const OneofDescriptor* oneof) {
   return CamelToLower(std::string(oneof->name())) + "_case";
 }
 
-std::string OneofCaseValue(const FieldDescriptor* field) {
+std::string OneofCaseValue(const FieldDescriptor* field,
+                           const Options& options) {
   const Descriptor* message = field->containing_type();
-  return FullNameToUpper(
-             CFullName(std::string(message->full_name()), message->file())) +
+  return FullNameToUpper(CFullName(std::string(message->full_name()),
+                                   message->file(), options)) +
          "__" + CamelToUpper(std::string(field->containing_oneof()->name())) +
          "_" + CamelToUpper(std::string(field->name()));
 }

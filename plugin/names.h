@@ -3,13 +3,17 @@
 // Every C identifier that protoc-gen-iter prints and that protoc-c also
 // defines (struct typedefs, INIT macros, members, oneof case values) is
 // computed here, so the generated decoder names exactly what protoc-c emits.
-// Each function documents its mapping with an example.
+// Each function documents its mapping with an example. Names of types take
+// the options read for the generated file (Options): c_package, and for a
+// presence flag string_as_bytes.
 #ifndef PROTOBUF_C_ITER_PLUGIN_NAMES_H_
 #define PROTOBUF_C_ITER_PLUGIN_NAMES_H_
 
 #include <google/protobuf/descriptor.h>
 
 #include <string>
+
+#include "options.h"
 
 namespace protobuf_c_iter {
 
@@ -30,18 +34,24 @@ std::string FullNameToUpper(const std::string& full_name);
 // package replaced by (pb_c_file).c_package when that option is set.
 // package foo; option c_package = "my.pkg"; message A.B -> "my.pkg.A.B".
 std::string CFullName(const std::string& full_name,
-                      const google::protobuf::FileDescriptor* file);
+                      const google::protobuf::FileDescriptor* file,
+                      const Options& options);
 
 // Message struct typedef: foo.HTTPServer_conf -> "Foo__HTTPServerConf".
-std::string MessageStructName(const google::protobuf::Descriptor* message);
+std::string MessageStructName(const google::protobuf::Descriptor* message,
+                              const Options& options);
 // Function prefix: foo.HTTPServer_conf -> "foo__httpserver_conf".
-std::string MessageLowerName(const google::protobuf::Descriptor* message);
+std::string MessageLowerName(const google::protobuf::Descriptor* message,
+                             const Options& options);
 // Init macro: foo.HTTPServer_conf -> "FOO__HTTPSERVER_CONF__INIT".
-std::string MessageInitMacro(const google::protobuf::Descriptor* message);
+std::string MessageInitMacro(const google::protobuf::Descriptor* message,
+                             const Options& options);
 // protoc-c's descriptor object: "foo__bar__descriptor".
-std::string MessageDescriptorName(const google::protobuf::Descriptor* message);
+std::string MessageDescriptorName(const google::protobuf::Descriptor* message,
+                                  const Options& options);
 // protoc-c's x__init function: "foo__bar__init".
-std::string MessageInitFunction(const google::protobuf::Descriptor* message);
+std::string MessageInitFunction(const google::protobuf::Descriptor* message,
+                                const Options& options);
 
 // The C symbols generated for a message: protoc-c's lower-case name and an
 // "__iter_" role, foo.Bar -> "foo__bar__iter_decode". Decoders and tables
@@ -59,17 +69,20 @@ struct IterSymbols {
   std::string measure;        // its generated sizer
   std::string init_value;     // a static instance set from X__INIT
 };
-IterSymbols MessageIterSymbols(const google::protobuf::Descriptor* message);
+IterSymbols MessageIterSymbols(const google::protobuf::Descriptor* message,
+                               const Options& options);
 
 // Enum typedef: foo.M.Mode -> "Foo__M__Mode".
-std::string EnumTypeName(const google::protobuf::EnumDescriptor* e);
+std::string EnumTypeName(const google::protobuf::EnumDescriptor* e,
+                         const Options& options);
 
 // Struct member of a field: lower-cased, "_" appended to C++ keywords.
 // "Foo_Bar" -> "foo_bar"; "class" -> "class_".
 std::string FieldMemberName(const google::protobuf::FieldDescriptor* field);
 // Presence flag of a field: "has_x" for proto2 optional scalars, enums and
 // bytes (and string_as_bytes strings) outside oneofs, else "".
-std::string HasMemberName(const google::protobuf::FieldDescriptor* field);
+std::string HasMemberName(const google::protobuf::FieldDescriptor* field,
+                          const Options& options);
 // Element count of a repeated field: "n_x", else "".
 std::string CountMemberName(const google::protobuf::FieldDescriptor* field);
 // The decoder's local holding a repeated field's array capacity: "cap_x",
@@ -86,7 +99,8 @@ std::string OneofCaseMember(const google::protobuf::OneofDescriptor* oneof);
 // Oneof case value of a member field:
 // message foo.M, oneof my_choice, field Foo_Bar ->
 // "FOO__M__MY_CHOICE_FOO__BAR".
-std::string OneofCaseValue(const google::protobuf::FieldDescriptor* field);
+std::string OneofCaseValue(const google::protobuf::FieldDescriptor* field,
+                           const Options& options);
 
 // Output base path: "dir/a.proto" -> "dir/a" (".protodevel" also stripped).
 std::string StripProto(const std::string& filename);

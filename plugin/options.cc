@@ -8,6 +8,8 @@ namespace protobuf_c_iter {
 // is linked in; protoc's request parser then keeps them in the descriptors'
 // options, as it does for protoc-c itself.
 
+namespace {
+
 FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file) {
   FileOptionsView view;
   const ProtobufCFileOptions& options = file->options().GetExtension(pb_c_file);
@@ -34,8 +36,50 @@ MessageOptionsView ReadMessageOptions(
   return view;
 }
 
-bool ReadStringAsBytes(const google::protobuf::FieldDescriptor* field) {
-  return field->options().GetExtension(pb_c_field).string_as_bytes();
+}  // namespace
+
+Options::Options(const google::protobuf::FileDescriptor* file) {
+  AddFile(file);
+}
+
+void Options::AddFile(const google::protobuf::FileDescriptor* file) {
+  if (files_.count(file) != 0) return;
+  const FileOptionsView& view = files_[file] = ReadFileOptions(file);
+  for (int i = 0; i < file->message_type_count(); i++) {
+    AddMessage(file->message_type(i), view.gen_init_helpers);
+  }
+  for (int i = 0; i < file->dependency_count(); i++)
+    AddFile(file->dependency(i));
+}
+
+void Options::AddMessage(const google::protobuf::Descriptor* message,
+                         bool inherited_gen_init_helpers) {
+  const MessageOptionsView& view = messages_[message] =
+      ReadMessageOptions(message, inherited_gen_init_helpers);
+  for (int i = 0; i < message->field_count(); i++) {
+    const google::protobuf::FieldDescriptor* field = message->field(i);
+    if (field->options().GetExtension(pb_c_field).string_as_bytes()) {
+      string_as_bytes_.insert(field);
+    }
+  }
+  for (int i = 0; i < message->nested_type_count(); i++) {
+    AddMessage(message->nested_type(i), view.gen_init_helpers);
+  }
+}
+
+const FileOptionsView& Options::file(
+    const google::protobuf::FileDescriptor* file) const {
+  return files_.at(file);
+}
+
+const MessageOptionsView& Options::message(
+    const google::protobuf::Descriptor* message) const {
+  return messages_.at(message);
+}
+
+bool Options::string_as_bytes(
+    const google::protobuf::FieldDescriptor* field) const {
+  return string_as_bytes_.count(field) != 0;
 }
 
 }  // namespace protobuf_c_iter

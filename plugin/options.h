@@ -5,6 +5,8 @@
 
 #include <google/protobuf/descriptor.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 namespace protobuf_c_iter {
@@ -24,14 +26,32 @@ struct MessageOptionsView {
   bool gen_init_helpers = true;
 };
 
-FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file);
-// A message's options; `inherited_gen_init_helpers` is its enclosing
-// message's resolved setting, or for a top-level message the file's.
-MessageOptionsView ReadMessageOptions(
-    const google::protobuf::Descriptor* message,
-    bool inherited_gen_init_helpers);
-// (pb_c_field).string_as_bytes: a string field stored as ProtobufCBinaryData.
-bool ReadStringAsBytes(const google::protobuf::FieldDescriptor* field);
+// Every protobuf-c option the generator uses, read once when a file's
+// generation starts: the options of that file and of each file it imports
+// (types of imported files are named with their file's c_package), each of
+// their messages' (gen_init_helpers resolved as protoc-c resolves it) and
+// each string field's string_as_bytes.
+class Options {
+ public:
+  explicit Options(const google::protobuf::FileDescriptor* file);
+
+  // The options of `file`: the generated file or one it imports.
+  const FileOptionsView& file(
+      const google::protobuf::FileDescriptor* file) const;
+  const MessageOptionsView& message(
+      const google::protobuf::Descriptor* message) const;
+  // (pb_c_field).string_as_bytes: a string field stored as ProtobufCBinaryData.
+  bool string_as_bytes(const google::protobuf::FieldDescriptor* field) const;
+
+ private:
+  void AddFile(const google::protobuf::FileDescriptor* file);
+  void AddMessage(const google::protobuf::Descriptor* message,
+                  bool inherited_gen_init_helpers);
+
+  std::map<const google::protobuf::FileDescriptor*, FileOptionsView> files_;
+  std::map<const google::protobuf::Descriptor*, MessageOptionsView> messages_;
+  std::set<const google::protobuf::FieldDescriptor*> string_as_bytes_;
+};
 
 }  // namespace protobuf_c_iter
 

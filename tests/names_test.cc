@@ -69,28 +69,29 @@ bool HasMember(const std::string& body, const std::string& member) {
       body, std::regex("[ *]" + member + "( PROTOBUF_C__DEPRECATED)?;"));
 }
 
-void CheckMessage(const Descriptor* d, const std::string& header) {
+void CheckMessage(const Descriptor* d, const Options& options,
+                  const std::string& header) {
   SCOPED_TRACE(d->full_name());
-  const std::string body = StructBody(header, MessageStructName(d));
-  ASSERT_NE(body, "") << "no struct " << MessageStructName(d);
-  EXPECT_NE(header.find("#define " + MessageInitMacro(d) + " \\"),
+  const std::string body = StructBody(header, MessageStructName(d, options));
+  ASSERT_NE(body, "") << "no struct " << MessageStructName(d, options);
+  EXPECT_NE(header.find("#define " + MessageInitMacro(d, options) + " \\"),
             std::string::npos);
   EXPECT_NE(header.find("extern const ProtobufCMessageDescriptor " +
-                        MessageLowerName(d) + "__descriptor;"),
+                        MessageLowerName(d, options) + "__descriptor;"),
             std::string::npos);
   for (int i = 0; i < d->field_count(); i++) {
     const FieldDescriptor* f = d->field(i);
     SCOPED_TRACE(f->name());
     EXPECT_TRUE(HasMember(body, FieldMemberName(f)));
-    if (!HasMemberName(f).empty()) {
-      EXPECT_TRUE(HasMember(body, HasMemberName(f)));
+    if (!HasMemberName(f, options).empty()) {
+      EXPECT_TRUE(HasMember(body, HasMemberName(f, options)));
     }
     if (!CountMemberName(f).empty()) {
       EXPECT_TRUE(HasMember(body, CountMemberName(f)));
     }
     if (f->real_containing_oneof() != nullptr) {
       EXPECT_TRUE(HasMember(body, OneofCaseMember(f->real_containing_oneof())));
-      EXPECT_NE(header.find("  " + OneofCaseValue(f) + " = " +
+      EXPECT_NE(header.find("  " + OneofCaseValue(f, options) + " = " +
                             std::to_string(f->number())),
                 std::string::npos);
     }
@@ -102,17 +103,17 @@ void CheckMessage(const Descriptor* d, const std::string& header) {
       rest, m, std::regex(" (has_[a-z0-9_]+)( PROTOBUF_C__DEPRECATED)?;"))) {
     bool known = false;
     for (int i = 0; i < d->field_count(); i++) {
-      known = known || HasMemberName(d->field(i)) == m[1].str();
+      known = known || HasMemberName(d->field(i), options) == m[1].str();
     }
     EXPECT_TRUE(known) << "protoc-c has " << m[1] << " that we do not compute";
     rest = m.suffix();
   }
   for (int i = 0; i < d->enum_type_count(); i++) {
-    EXPECT_NE(header.find("} " + EnumTypeName(d->enum_type(i)) + ";"),
+    EXPECT_NE(header.find("} " + EnumTypeName(d->enum_type(i), options) + ";"),
               std::string::npos);
   }
   for (int i = 0; i < d->nested_type_count(); i++) {
-    CheckMessage(d->nested_type(i), header);
+    CheckMessage(d->nested_type(i), options, header);
   }
 }
 
@@ -125,12 +126,14 @@ TEST_P(NamesAgainstProtocC, EveryName) {
   const std::string header = ReadFile(std::string(GENERATED_DIR) + "/" +
                                       StripProto(GetParam()) + ".pb-c.h");
   ASSERT_NE(header, "");
+  const Options options(file);
   for (int i = 0; i < file->message_type_count(); i++) {
-    CheckMessage(file->message_type(i), header);
+    CheckMessage(file->message_type(i), options, header);
   }
   for (int i = 0; i < file->enum_type_count(); i++) {
-    EXPECT_NE(header.find("} " + EnumTypeName(file->enum_type(i)) + ";"),
-              std::string::npos);
+    EXPECT_NE(
+        header.find("} " + EnumTypeName(file->enum_type(i), options) + ";"),
+        std::string::npos);
   }
 }
 
