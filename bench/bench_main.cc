@@ -1,6 +1,7 @@
 // pbci_bench: protobuf-c-iter against protobuf-c (malloc and a linear
-// allocator) and libprotobuf (new message, arena, reused message), on the
-// same inputs, in one run. See bench/README.md.
+// allocator), libprotobuf (new message, arena, reused message) and, when the
+// build has it, upb's fasttable decoder, on the same inputs, in one run. See
+// bench/README.md.
 //
 //   pbci_bench [--datasets=DIR] [--report_dir=DIR] [--verify_only]
 //              [--rounds=N] [Google Benchmark flags]
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <string>
@@ -54,18 +56,28 @@ void Race(benchmark::State& state, const Input* in) {
 
 void RegisterAll(const std::vector<Input>& inputs) {
   using Fn = void (*)(benchmark::State&, const Input*);
-  const std::pair<Family, Fn> families[] = {
-      {kDecoders[0], Race<ProtobufCMallocDecoder>},
-      {kDecoders[1], Race<ProtobufCLinearDecoder>},
-      {kDecoders[2], Race<LibprotobufDecoder>},
-      {kDecoders[3], Race<LibprotobufArenaDecoder>},
-      {kDecoders[4], Race<LibprotobufReuseDecoder>},
-      {kDecoders[5], Race<IterDecoder>},
-      {kIterSize, Race<IterSizeDecoder>},
+  // By family id (report.h's Decoders()).
+  const std::map<std::string, Fn> races = {
+      {"protobuf_c_malloc", Race<ProtobufCMallocDecoder>},
+      {"protobuf_c_linear", Race<ProtobufCLinearDecoder>},
+      {"libprotobuf", Race<LibprotobufDecoder>},
+      {"libprotobuf_arena", Race<LibprotobufArenaDecoder>},
+      {"libprotobuf_reuse", Race<LibprotobufReuseDecoder>},
+#ifdef PBCI_BENCH_HAVE_UPB
+      {"upb_fast", Race<UpbDecoder>},
+      {"upb_fast_alias", Race<UpbAliasDecoder>},
+#endif
+      {"iter_alias", Race<IterAliasDecoder>},
+      {"iter", Race<IterDecoder>},
+      {kIterSize.id, Race<IterSizeDecoder>},
   };
+  std::vector<Family> families = Decoders();
+  families.push_back(kIterSize);
   for (const Input& in : inputs) {
-    for (const auto& [family, fn] : families) {
-      benchmark::RegisterBenchmark((std::string(family.id) + "/" + in.name).c_str(), fn, &in);
+    for (const Family& family : families) {
+      benchmark::RegisterBenchmark(
+          (std::string(family.id) + "/" + in.name).c_str(), races.at(family.id),
+          &in);
     }
   }
 }
@@ -104,6 +116,9 @@ Environment Describe(const std::string& benchmark_flags) {
                   google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION) +
                   ", Google Benchmark " PBCI_BENCH_BENCHMARK_VERSION ", protobuf-c-iter " +
                   protobuf_c_iter_version();
+#ifdef PBCI_BENCH_HAVE_UPB
+  env.libraries += ", " PBCI_BENCH_UPB_BUILD;
+#endif
   env.method = "Google Benchmark, CPU time, flags `" + benchmark_flags + "`";
   return env;
 }
@@ -185,6 +200,11 @@ int Main(int argc, char** argv) {
                    in.origin.c_str(), mismatch.c_str());
       return 1;
     }
+  }
+  error = VerifyUpbFasttable(inputs);
+  if (!error.empty()) {
+    std::fprintf(stderr, "pbci_bench: %s\n", error.c_str());
+    return 1;
   }
   std::printf("verified: %zu inputs, every decoder accepts each with equal content\n",
               inputs.size());

@@ -2,10 +2,13 @@
 
 #include <protobuf-c-iter/protobuf-c-iter.h>
 
+#include <cstdlib>
+
 namespace pbci_bench {
 namespace {
 
 PROTOBUF_C_ITER_BUFFER(g_iter_buffer, kBlockSize);
+PROTOBUF_C_ITER_BUFFER(g_iter_alias_buffer, kBlockSize);
 
 // A protobuf-c message's content, as libprotobuf sees its wire form.
 bool PackInto(const ProtobufCMessage* msg, google::protobuf::Message* out) {
@@ -23,6 +26,12 @@ std::string Repack(const ProtobufCMessage* msg) {
 unsigned char* const IterDecoder::buffer_ = g_iter_buffer.bytes;
 
 bool IterDecoder::Content(google::protobuf::Message* out) const {
+  return used_ >= 0 && PackInto(message(), out);
+}
+
+unsigned char* const IterAliasDecoder::buffer_ = g_iter_alias_buffer.bytes;
+
+bool IterAliasDecoder::Content(google::protobuf::Message* out) const {
   return used_ >= 0 && PackInto(message(), out);
 }
 
@@ -76,5 +85,24 @@ bool LibprotobufReuseDecoder::Content(google::protobuf::Message* out) const {
   out->CopyFrom(*msg_);
   return true;
 }
+
+#ifdef PBCI_BENCH_HAVE_UPB
+UpbDecoder::UpbDecoder(const Codec& codec, bool alias)
+    : table_(
+          codec.cpp != nullptr
+              ? pbci_upb_table(codec.cpp->GetDescriptor()->full_name().c_str())
+              : nullptr),
+      alias_(alias),
+      block_(new unsigned char[kBlockSize]) {}
+
+bool UpbDecoder::Content(google::protobuf::Message* out) const {
+  size_t len = 0;
+  if (msg_ == nullptr) return false;
+  std::unique_ptr<char, void (*)(void*)> wire(
+      pbci_upb_encode(table_, msg_, &len), std::free);
+  return wire != nullptr &&
+         out->ParseFromArray(wire.get(), static_cast<int>(len));
+}
+#endif
 
 }  // namespace pbci_bench

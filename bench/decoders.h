@@ -18,6 +18,9 @@
 #include <string>
 
 #include "inputs.h"
+#ifdef PBCI_BENCH_HAVE_UPB
+#include "upb_shim.h"
+#endif
 
 namespace pbci_bench {
 
@@ -46,6 +49,30 @@ class IterDecoder {
   Codec codec_;
   ptrdiff_t used_ = -1;
   static unsigned char* const buffer_;
+};
+
+// Our decoder with PROTOBUF_C_ITER_ALIAS_BYTES: bytes (and string_as_bytes)
+// values point into the input instead of being copied; strings, which
+// protoc-c's structs hold NUL-terminated, are still copied.
+class IterAliasDecoder {
+ public:
+  explicit IterAliasDecoder(const Codec& codec) : codec_(codec) {}
+  bool Decode(const uint8_t* data, size_t len) {
+    used_ = protobuf_c_iter_unpack(codec_.iter_type, data, len, buffer_,
+                                   kBlockSize, &kOptions, nullptr);
+    return used_ >= 0;
+  }
+  bool Content(google::protobuf::Message* out) const;
+  const ProtobufCMessage* message() const {
+    return reinterpret_cast<const ProtobufCMessage*>(buffer_);
+  }
+
+ private:
+  static constexpr ProtobufCIterOptions kOptions = {PROTOBUF_C_ITER_ALIAS_BYTES,
+                                                    0};
+  Codec codec_;
+  ptrdiff_t used_ = -1;
+  static unsigned char* const buffer_;  // not iter's: the verifier keeps both
 };
 
 // Only x__iter_unpacked_size: what sizing a buffer costs.
@@ -156,6 +183,34 @@ class LibprotobufReuseDecoder {
  private:
   std::unique_ptr<google::protobuf::Message> msg_;
 };
+
+#ifdef PBCI_BENCH_HAVE_UPB
+// upb's fasttable decoder (bench/upb.cmake): a fresh arena over one reused
+// block per message, as upb's own benchmark does. UpbAliasDecoder's strings
+// and bytes point into the input (kUpb_DecodeOption_AliasString).
+class UpbDecoder {
+ public:
+  explicit UpbDecoder(const Codec& codec, bool alias = false);
+  bool Decode(const uint8_t* data, size_t len) {
+    msg_ = pbci_upb_decode(table_, data, len, alias_, block_.get(), kBlockSize);
+    return msg_ != nullptr;
+  }
+  bool Content(google::protobuf::Message* out) const;
+  // upb's table of the input's type: null when the bench has none.
+  const void* table() const { return table_; }
+
+ private:
+  const void* table_;
+  bool alias_;
+  std::unique_ptr<unsigned char[]> block_;
+  void* msg_ = nullptr;
+};
+
+class UpbAliasDecoder : public UpbDecoder {
+ public:
+  explicit UpbAliasDecoder(const Codec& codec) : UpbDecoder(codec, true) {}
+};
+#endif
 
 }  // namespace pbci_bench
 

@@ -221,12 +221,13 @@ std::string MergedWire() {
 
 Codec MakeCodec(const ProtobufCMessageDescriptor* pbc,
                 ptrdiff_t (*iter_unpack)(const uint8_t*, size_t, void*, size_t),
-                ptrdiff_t (*iter_unpacked_size)(const uint8_t*, size_t)) {
+                ptrdiff_t (*iter_unpacked_size)(const uint8_t*, size_t),
+                const ProtobufCIterType* iter_type) {
   const google::protobuf::Descriptor* d =
       google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(pbc->name);
   const google::protobuf::Message* cpp =
       d ? google::protobuf::MessageFactory::generated_factory()->GetPrototype(d) : nullptr;
-  return Codec{pbc, iter_unpack, iter_unpacked_size, cpp};
+  return Codec{pbc, iter_unpack, iter_unpacked_size, iter_type, cpp};
 }
 
 bool ReadFile(const std::string& path, std::string* bytes) {

@@ -4,6 +4,7 @@
 #define PROTOBUF_C_ITER_BENCH_INPUTS_H_
 
 #include <google/protobuf/message.h>
+#include <protobuf-c-iter/protobuf-c-iter.h>
 #include <protobuf-c/protobuf-c.h>
 
 #include <cstddef>
@@ -18,6 +19,7 @@ struct Codec {
   const ProtobufCMessageDescriptor* pbc;  // protobuf-c
   ptrdiff_t (*iter_unpack)(const uint8_t* data, size_t len, void* buf, size_t buf_size);
   ptrdiff_t (*iter_unpacked_size)(const uint8_t* data, size_t len);
+  const ProtobufCIterType* iter_type;    // for iter with options
   const google::protobuf::Message* cpp;  // libprotobuf's default instance
 };
 
@@ -26,13 +28,15 @@ struct Codec {
 // linked). Without one, `cpp` is null and the input is refused at load.
 Codec MakeCodec(const ProtobufCMessageDescriptor* pbc,
                 ptrdiff_t (*iter_unpack)(const uint8_t*, size_t, void*, size_t),
-                ptrdiff_t (*iter_unpacked_size)(const uint8_t*, size_t));
+                ptrdiff_t (*iter_unpacked_size)(const uint8_t*, size_t),
+                const ProtobufCIterType* iter_type);
 
 // The Codec of the type protoc-c calls `prefix`, e.g. pbci__bench__uint32_row.
 // (A macro, not a template: protoc-c's and libprotobuf's names of a type in
 // no package collide, so the two never meet in one translation unit.)
-#define PBCI_BENCH_CODEC(prefix) \
-  ::pbci_bench::MakeCodec(&prefix##__descriptor, prefix##__iter_unpack, prefix##__iter_unpacked_size)
+#define PBCI_BENCH_CODEC(prefix)                                        \
+  ::pbci_bench::MakeCodec(&prefix##__descriptor, prefix##__iter_unpack, \
+                          prefix##__iter_unpacked_size, &prefix##__iter_type)
 
 struct Input {
   std::string name;    // the report's row name

@@ -7,21 +7,31 @@
 #include <fstream>
 #include <sstream>
 
+#ifdef PBCI_BENCH_HAVE_UPB
+#include "upb_shim.h"
+#endif
+
 namespace pbci_bench {
 
-const Family kDecoders[6] = {
-    {"protobuf_c_malloc", "protobuf-c malloc"},
-    {"protobuf_c_linear", "protobuf-c linear"},
-    {"libprotobuf", "libprotobuf"},
-    {"libprotobuf_arena", "libprotobuf arena"},
-    {"libprotobuf_reuse", "libprotobuf reuse"},
-    {"iter", "iter"},
-};
+const std::vector<Family>& Decoders() {
+  static const std::vector<Family> decoders = {
+      {"protobuf_c_malloc", "protobuf-c malloc"},
+      {"protobuf_c_linear", "protobuf-c linear"},
+      {"libprotobuf", "libprotobuf"},
+      {"libprotobuf_arena", "libprotobuf arena"},
+      {"libprotobuf_reuse", "libprotobuf reuse"},
+#ifdef PBCI_BENCH_HAVE_UPB
+      {"upb_fast", "upb fasttable"},
+      {"upb_fast_alias", "upb fasttable alias"},
+#endif
+      {"iter_alias", "iter alias bytes"},
+      {"iter", "iter"},
+  };
+  return decoders;
+}
 const Family kIterSize = {"iter_size", "iter unpacked_size"};
 
 namespace {
-
-constexpr size_t kIter = 5;  // index of iter in kDecoders
 
 std::string Fmt(const char* format, double v) {
   char buf[64];
@@ -70,10 +80,23 @@ std::string Escape(const std::string& s) {
 // orders of magnitude, from 7 KB messages to 54-byte ones.
 std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vector<double>>& rates,
                   const Environment& env) {
-  static const char* const kColors[6] = {"#9e9e9e", "#616161", "#90caf9",
-                                         "#42a5f5", "#1565c0", "#e65100"};
-  const int label_w = 150, plot_w = 620, bar_h = 9, group_gap = 12, top = 78;
-  const int n_dec = 6;
+  // By decoder id; the legend takes six a line.
+  static const std::map<std::string, const char*> kColors = {
+      {"protobuf_c_malloc", "#9e9e9e"},
+      {"protobuf_c_linear", "#616161"},
+      {"libprotobuf", "#90caf9"},
+      {"libprotobuf_arena", "#42a5f5"},
+      {"libprotobuf_reuse", "#1565c0"},
+      {"upb_fast", "#81c784"},
+      {"upb_fast_alias", "#2e7d32"},
+      {"iter_alias", "#ffb74d"},
+      {"iter", "#e65100"}};
+  const std::vector<Family>& decoders = Decoders();
+  const int n_dec = static_cast<int>(decoders.size());
+  const size_t iter = decoders.size() - 1;
+  const int legend_lines = (n_dec + 5) / 6;
+  const int label_w = 150, plot_w = 620, bar_h = 9, group_gap = 12,
+            top = 64 + 14 * legend_lines;
   double lo = 1e300, hi = 0;
   for (const auto& row : rates) {
     for (double r : row) {
@@ -97,9 +120,11 @@ std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vecto
       << "<text x=\"10\" y=\"34\" fill=\"#555\">" << Escape(env.machine) << "; "
       << Escape(env.date) << "</text>\n";
   for (int i = 0; i < n_dec; i++) {
-    int lx = 10 + i * 128;
-    svg << "<rect x=\"" << lx << "\" y=\"46\" width=\"10\" height=\"10\" fill=\"" << kColors[i]
-        << "\"/><text x=\"" << lx + 14 << "\" y=\"55\">" << kDecoders[i].title << "</text>\n";
+    const int lx = 10 + (i % 6) * 128, ly = 46 + (i / 6) * 14;
+    svg << "<rect x=\"" << lx << "\" y=\"" << ly
+        << "\" width=\"10\" height=\"10\" fill=\"" << kColors.at(decoders[i].id)
+        << "\"/><text x=\"" << lx + 14 << "\" y=\"" << ly + 9 << "\">"
+        << decoders[i].title << "</text>\n";
   }
   for (double e = lo_exp; e <= hi_exp; e++) {
     double gx = x(std::pow(10.0, e));
@@ -116,10 +141,11 @@ std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vecto
       const double m = rates[i][d] / 1e6;
       const int y = gy + d * bar_h;
       svg << "<rect x=\"" << label_w << "\" y=\"" << y << "\" width=\""
-          << std::max(1.0, x(m) - label_w) << "\" height=\"" << bar_h - 1 << "\" fill=\""
-          << kColors[d] << "\"><title>" << kDecoders[d].title << ": " << Rate(rates[i][d])
+          << std::max(1.0, x(m) - label_w) << "\" height=\"" << bar_h - 1
+          << "\" fill=\"" << kColors.at(decoders[d].id) << "\"><title>"
+          << decoders[d].title << ": " << Rate(rates[i][d])
           << " M/s</title></rect>\n";
-      if (d == static_cast<int>(kIter)) {
+      if (d == static_cast<int>(iter)) {
         svg << "<text x=\"" << x(m) + 4 << "\" y=\"" << y + bar_h - 1 << "\" font-size=\"9\">"
             << Rate(rates[i][d]) << "</text>\n";
       }
@@ -197,8 +223,32 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
                          const Environment& env, std::string* error) const {
   // rates[input][decoder]: medians; speedups[input][decoder]: iter's rate
   // over the decoder's; size_shares[input]: iter_size's time over iter's.
-  std::vector<std::vector<double>> rates(inputs.size(), std::vector<double>(6));
-  std::vector<std::vector<double>> speedups(inputs.size(), std::vector<double>(kIter));
+  const std::vector<Family>& decoders = Decoders();
+  const size_t n_dec = decoders.size(), iter = n_dec - 1;
+  // The decoders iter races: all but its own variants (iter_*).
+  std::vector<size_t> others;
+  for (size_t d = 0; d < iter; d++) {
+    if (std::string(decoders[d].id).rfind("iter", 0) != 0) others.push_back(d);
+  }
+  // Pairs with a target of their own (issue 21): iter against upb's
+  // fasttable, each copying or aliasing bytes.
+  std::vector<std::pair<size_t, size_t>> pairs;
+  auto index_of = [&](const char* id) {
+    for (size_t d = 0; d < n_dec; d++) {
+      if (std::string(decoders[d].id) == id) return d;
+    }
+    return n_dec;
+  };
+  if (index_of("upb_fast") < n_dec) {
+    pairs = {{iter, index_of("upb_fast")},
+             {index_of("iter_alias"), index_of("upb_fast_alias")}};
+  }
+  std::vector<std::vector<double>> rates(inputs.size(),
+                                         std::vector<double>(n_dec));
+  std::vector<std::vector<double>> speedups(inputs.size(),
+                                            std::vector<double>(n_dec));
+  std::vector<std::vector<double>> pair_ratios(
+      inputs.size(), std::vector<double>(pairs.size()));
   std::vector<double> size_shares(inputs.size());
   std::string worst_cv_name;
   double worst_cv = -1;
@@ -231,16 +281,19 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
     return rounds_ > 0 ? PairedRatio(a, b) : rate(a) / rate(b);
   };
   for (size_t i = 0; i < inputs.size(); i++) {
-    const Result* row[6];
-    for (size_t d = 0; d < 6; d++) {
-      row[d] = find(std::string(kDecoders[d].id) + "/" + inputs[i].name);
+    std::vector<const Result*> row(n_dec);
+    for (size_t d = 0; d < n_dec; d++) {
+      row[d] = find(std::string(decoders[d].id) + "/" + inputs[i].name);
       if (row[d] == nullptr) return false;
       rates[i][d] = rate(*row[d]);
     }
     const Result* size = find(std::string(kIterSize.id) + "/" + inputs[i].name);
     if (size == nullptr) return false;
-    for (size_t d = 0; d < kIter; d++) speedups[i][d] = ratio(*row[kIter], *row[d]);
-    size_shares[i] = ratio(*row[kIter], *size);
+    for (size_t d : others) speedups[i][d] = ratio(*row[iter], *row[d]);
+    for (size_t k = 0; k < pairs.size(); k++) {
+      pair_ratios[i][k] = ratio(*row[pairs[k].first], *row[pairs[k].second]);
+    }
+    size_shares[i] = ratio(*row[iter], *size);
   }
 
   std::ostringstream md;
@@ -262,14 +315,15 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
        << worst_cv_name << ")";
   }
   md << ".\n\n**Millions of unpacks per second** (higher is better)\n\n| input | bytes |";
-  for (const Family& f : kDecoders) md << " " << f.title << " |";
+  for (const Family& f : decoders) md << " " << f.title << " |";
   md << "\n|---|--:|";
-  for (size_t d = 0; d < 6; d++) md << "--:|";
+  for (size_t d = 0; d < n_dec; d++) md << "--:|";
   md << "\n";
   for (size_t i = 0; i < inputs.size(); i++) {
     md << "| " << inputs[i].name << " | " << inputs[i].bytes.size() << " |";
-    for (size_t d = 0; d < 6; d++) {
-      md << (d == kIter ? " **" : " ") << Rate(rates[i][d]) << (d == kIter ? "** |" : " |");
+    for (size_t d = 0; d < n_dec; d++) {
+      md << (d == iter ? " **" : " ") << Rate(rates[i][d])
+         << (d == iter ? "** |" : " |");
     }
     md << "\n";
   }
@@ -277,20 +331,50 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
      << (rounds_ > 0 ? ", per round; the median" : "") << "), iter's "
         "throughput, and what `x__iter_unpacked_size` costs as a share of a full "
         "`x__iter_unpack`\n\n| input |";
-  for (size_t d = 0; d < kIter; d++) md << " vs " << kDecoders[d].title << " |";
+  for (size_t d : others) md << " vs " << decoders[d].title << " |";
   md << " iter GB/s | unpacked_size / unpack |\n|---|";
-  for (size_t d = 0; d < kIter + 2; d++) md << "--:|";
+  for (size_t d = 0; d < others.size() + 2; d++) md << "--:|";
   md << "\n";
   for (size_t i = 0; i < inputs.size(); i++) {
     md << "| " << inputs[i].name << " |";
-    for (size_t d = 0; d < kIter; d++) md << " " << Fmt("%.2f", speedups[i][d]) << "x |";
-    md << " " << Fmt("%.2f", rates[i][kIter] * static_cast<double>(inputs[i].bytes.size()) / 1e9)
+    for (size_t d : others) md << " " << Fmt("%.2f", speedups[i][d]) << "x |";
+    md << " "
+       << Fmt("%.2f", rates[i][iter] *
+                          static_cast<double>(inputs[i].bytes.size()) / 1e9)
        << " | " << Fmt("%.0f", 100 * size_shares[i]) << "% |\n";
+  }
+  if (!pairs.empty()) {
+    md << "\n**Against upb's fasttable**: iter's rate over upb's, copying "
+          "bytes and "
+          "aliasing them (PROTOBUF_C_ITER_ALIAS_BYTES against "
+          "kUpb_DecodeOption_AliasString; "
+          "iter still copies strings, which protoc-c's structs hold "
+          "NUL-terminated)"
+       << (rounds_ > 0 ? ", per round; the median" : "") << "\n\n| input |";
+    for (const auto& [a, b] : pairs)
+      md << " " << decoders[a].title << " / " << decoders[b].title << " |";
+    md << "\n|---|";
+    for (size_t k = 0; k < pairs.size(); k++) md << "--:|";
+    md << "\n";
+    for (size_t i = 0; i < inputs.size(); i++) {
+      md << "| " << inputs[i].name << " |";
+      for (size_t k = 0; k < pairs.size(); k++)
+        md << " " << Fmt("%.2f", pair_ratios[i][k]) << "x |";
+      md << "\n";
+    }
   }
   md << "\nInputs: ";
   for (size_t i = 0; i < inputs.size(); i++) {
-    md << (i ? "; " : "") << "`" << inputs[i].name << "` (" << inputs[i].codec.pbc->name << ", "
-       << inputs[i].origin << ")";
+    md << (i ? "; " : "") << "`" << inputs[i].name << "` ("
+       << inputs[i].codec.pbc->name << ", " << inputs[i].origin;
+#ifdef PBCI_BENCH_HAVE_UPB
+    // Fasttable is live for a type whose table's mask is not 255 (the
+    // verifier refuses to race one that is).
+    md << ", upb fast-path mask "
+       << pbci_upb_table_mask(pbci_upb_table(
+              inputs[i].codec.cpp->GetDescriptor()->full_name().c_str()));
+#endif
+    md << ")";
   }
   md << ".\n";
 

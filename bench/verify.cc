@@ -44,6 +44,7 @@ std::string Verify(const Input& in) {
   if (!want->ParseFromString(in.bytes)) return "libprotobuf rejected the input";
 
   IterDecoder iter(in.codec);
+  IterAliasDecoder iter_alias(in.codec);
   ProtobufCMallocDecoder pbc_malloc(in.codec);
   ProtobufCLinearDecoder pbc_linear(in.codec);
   LibprotobufDecoder cpp(in.codec);
@@ -51,6 +52,7 @@ std::string Verify(const Input& in) {
   LibprotobufReuseDecoder cpp_reuse(in.codec);
   for (const std::string& error : {
            Check("iter", &iter, in, *want),
+           Check("iter_alias", &iter_alias, in, *want),
            Check("protobuf_c_malloc", &pbc_malloc, in, *want),
            Check("protobuf_c_linear", &pbc_linear, in, *want),
            Check("libprotobuf", &cpp, in, *want),
@@ -59,6 +61,19 @@ std::string Verify(const Input& in) {
        }) {
     if (!error.empty()) return error;
   }
+#ifdef PBCI_BENCH_HAVE_UPB
+  UpbDecoder upb(in.codec);
+  UpbAliasDecoder upb_alias(in.codec);
+  if (upb.table() == nullptr) {
+    return "upb has no table for " +
+           in.codec.cpp->GetDescriptor()->full_name() + " (bench/upb_shim.c)";
+  }
+  for (const std::string& error :
+       {Check("upb_fast", &upb, in, *want),
+        Check("upb_fast_alias", &upb_alias, in, *want)}) {
+    if (!error.empty()) return error;
+  }
+#endif
   // Wire-level agreement cannot tell a wrong schema whose fields all land
   // in unknown fields and re-pack verbatim: check the type itself.
   if (iter.message()->descriptor != in.codec.pbc) {
@@ -77,6 +92,26 @@ std::string Verify(const Input& in) {
            std::to_string(iter.used());
   }
   return "";
+}
+
+std::string VerifyUpbFasttable(const std::vector<Input>& inputs) {
+#ifdef PBCI_BENCH_HAVE_UPB
+  // A type's table has no fast entries (mask 255) when upb's generator finds
+  // none of its fields fit one (a message of maps, say); tables generated
+  // without `fasttable` have none at all. (A runtime without fasttable does
+  // not link: the tables name its fast parsers.)
+  for (const Input& in : inputs) {
+    const void* table =
+        pbci_upb_table(in.codec.cpp->GetDescriptor()->full_name().c_str());
+    if (table != nullptr && pbci_upb_table_mask(table) != 255) return "";
+  }
+  return "upb's tables have no fasttable entries for any input: generated "
+         "without "
+         "`--upb_out=fasttable:`?";
+#else
+  (void)inputs;
+  return "";
+#endif
 }
 
 }  // namespace pbci_bench

@@ -70,6 +70,29 @@ TEST(BenchVerify, CatchesIterDecodingAnotherSchemaWithoutError) {
       << Verify(in);
 }
 
+// iter with options (iter_alias) goes through the type, not the function.
+TEST(BenchVerify, CatchesIterAliasDecodingAnotherSchema) {
+  Input in = Named("uint32_x10");
+  in.codec.iter_type = &pbci__bench__string_row__iter_type;
+  EXPECT_EQ(Verify(in), "iter_alias rejected the input");
+}
+
+#ifdef PBCI_BENCH_HAVE_UPB
+// upb's decoders take the table of the input's type by name
+// (bench/upb_shim.c): a type without one is refused, not raced.
+TEST(BenchVerify, CatchesATypeUpbHasNoTableFor) {
+  Input in{"no_fields", "test", PBCI_BENCH_CODEC(pbci__bench__no_fields), ""};
+  EXPECT_EQ(Verify(in), "upb has no table for pbci.bench.NoFields (bench/upb_shim.c)");
+}
+
+// Fasttable must be live for some input: the maps input alone has no fast
+// entries (upb gives map fields none), the descriptor set has.
+TEST(BenchVerify, RefusesUpbWithoutFasttable) {
+  EXPECT_NE(VerifyUpbFasttable({Named("maps")}), "");
+  EXPECT_EQ(VerifyUpbFasttable({Named("maps"), Named("descriptor_set")}), "");
+}
+#endif
+
 TEST(BenchVerify, CatchesADecoderThatRejects) {
   Input in = Named("rtb_bid_request");
   in.bytes.resize(in.bytes.size() - 1);  // truncated inside the last field
