@@ -64,6 +64,7 @@ void RegisterAll(const std::vector<Input>& inputs) {
       {"libprotobuf_arena", Race<LibprotobufArenaDecoder>},
       {"libprotobuf_reuse", Race<LibprotobufReuseDecoder>},
 #ifdef PBCI_BENCH_HAVE_UPB
+      {"upb", Race<UpbPlainDecoder>},
       {"upb_fast", Race<UpbDecoder>},
       {"upb_fast_alias", Race<UpbAliasDecoder>},
 #endif

@@ -87,13 +87,15 @@ bool LibprotobufReuseDecoder::Content(google::protobuf::Message* out) const {
 }
 
 #ifdef PBCI_BENCH_HAVE_UPB
-UpbDecoder::UpbDecoder(const Codec& codec, bool alias)
+UpbDecoder::UpbDecoder(const Codec& codec, bool alias, bool plain)
     : table_(
           codec.cpp != nullptr
               ? pbci_upb_table(codec.cpp->GetDescriptor()->full_name().c_str())
               : nullptr),
       alias_(alias),
-      block_(new unsigned char[kBlockSize]) {}
+      block_(new unsigned char[kBlockSize]) {
+  if (plain && table_ != nullptr) table_ = pbci_upb_plain_table(table_);
+}
 
 bool UpbDecoder::Content(google::protobuf::Message* out) const {
   size_t len = 0;

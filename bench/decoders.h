@@ -187,10 +187,12 @@ class LibprotobufReuseDecoder {
 #ifdef PBCI_BENCH_HAVE_UPB
 // upb's fasttable decoder (bench/upb.cmake): a fresh arena over one reused
 // block per message, as upb's own benchmark does. UpbAliasDecoder's strings
-// and bytes point into the input (kUpb_DecodeOption_AliasString).
+// and bytes point into the input (kUpb_DecodeOption_AliasString); `plain`
+// turns fasttable off (UpbPlainDecoder).
 class UpbDecoder {
  public:
-  explicit UpbDecoder(const Codec& codec, bool alias = false);
+  explicit UpbDecoder(const Codec& codec, bool alias = false,
+                      bool plain = false);
   bool Decode(const uint8_t* data, size_t len) {
     msg_ = pbci_upb_decode(table_, data, len, alias_, block_.get(), kBlockSize);
     return msg_ != nullptr;
@@ -209,6 +211,14 @@ class UpbDecoder {
 class UpbAliasDecoder : public UpbDecoder {
  public:
   explicit UpbAliasDecoder(const Codec& codec) : UpbDecoder(codec, true) {}
+};
+
+// upb's table-driven decoder, without fasttable (as in builds without it,
+// such as Debian's libupb): tables copied with fasttable off.
+class UpbPlainDecoder : public UpbDecoder {
+ public:
+  explicit UpbPlainDecoder(const Codec& codec)
+      : UpbDecoder(codec, false, true) {}
 };
 #endif
 

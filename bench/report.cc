@@ -21,6 +21,7 @@ const std::vector<Family>& Decoders() {
       {"libprotobuf_arena", "libprotobuf arena"},
       {"libprotobuf_reuse", "libprotobuf reuse"},
 #ifdef PBCI_BENCH_HAVE_UPB
+      {"upb", "upb"},
       {"upb_fast", "upb fasttable"},
       {"upb_fast_alias", "upb fasttable alias"},
 #endif
@@ -82,15 +83,11 @@ std::string Chart(const std::vector<Input>& inputs, const std::vector<std::vecto
                   const Environment& env) {
   // By decoder id; the legend takes six a line.
   static const std::map<std::string, const char*> kColors = {
-      {"protobuf_c_malloc", "#9e9e9e"},
-      {"protobuf_c_linear", "#616161"},
-      {"libprotobuf", "#90caf9"},
-      {"libprotobuf_arena", "#42a5f5"},
-      {"libprotobuf_reuse", "#1565c0"},
-      {"upb_fast", "#81c784"},
-      {"upb_fast_alias", "#2e7d32"},
-      {"iter_alias", "#ffb74d"},
-      {"iter", "#e65100"}};
+      {"protobuf_c_malloc", "#9e9e9e"}, {"protobuf_c_linear", "#616161"},
+      {"libprotobuf", "#90caf9"},       {"libprotobuf_arena", "#42a5f5"},
+      {"libprotobuf_reuse", "#1565c0"}, {"upb", "#c5e1a5"},
+      {"upb_fast", "#81c784"},          {"upb_fast_alias", "#2e7d32"},
+      {"iter_alias", "#ffb74d"},        {"iter", "#e65100"}};
   const std::vector<Family>& decoders = Decoders();
   const int n_dec = static_cast<int>(decoders.size());
   const size_t iter = decoders.size() - 1;

@@ -54,6 +54,65 @@ const void *pbci_upb_table(const char *full_name) {
   return NULL;
 }
 
+/* ---- upb without fasttable ----
+ *
+ * A copy of a table whose mask is 255 makes upb's decoder take its
+ * table-driven path (decode.c's decode_tryfastdispatch) for that type; the
+ * copies of the types it reaches are made the same way, so the whole
+ * message decodes without fasttable, as with a runtime built without it.
+ * Copies live until the program ends; a few per input type. */
+typedef struct PlainCopy {
+  const upb_MiniTable *from;
+  upb_MiniTable *to;
+} PlainCopy;
+static PlainCopy plain_copies[256];
+static size_t n_plain_copies;
+
+static const upb_MiniTable *plain_table(const upb_MiniTable *t) {
+  upb_MiniTable *copy;
+  upb_MiniTable_Sub *subs = NULL;
+  size_t i, n_subs = 0;
+  for (i = 0; i < n_plain_copies; i++) {
+    if (plain_copies[i].from == t) return plain_copies[i].to;
+  }
+  if (n_plain_copies == sizeof plain_copies / sizeof plain_copies[0])
+    return NULL;
+  copy = malloc(sizeof *copy); /* without the fast entries */
+  if (copy == NULL) return NULL;
+  memcpy(copy, t, sizeof *copy);
+  copy->table_mask = (uint8_t)-1;
+  plain_copies[n_plain_copies].from = t;
+  plain_copies[n_plain_copies].to = copy;
+  n_plain_copies++;
+  for (i = 0; i < t->field_count; i++) {
+    const upb_MiniTable_Field *f = &t->fields[i];
+    if (f->submsg_index != kUpb_NoSub && (size_t)f->submsg_index + 1 > n_subs) {
+      n_subs = (size_t)f->submsg_index + 1;
+    }
+  }
+  if (n_subs != 0) {
+    subs = malloc(n_subs * sizeof *subs);
+    if (subs == NULL) return NULL;
+    memcpy(subs, t->subs, n_subs * sizeof *subs);
+    copy->subs = subs;
+    for (i = 0; i < t->field_count; i++) {
+      const upb_MiniTable_Field *f = &t->fields[i];
+      if (f->submsg_index != kUpb_NoSub &&
+          (f->descriptortype == kUpb_FieldType_Message ||
+           f->descriptortype == kUpb_FieldType_Group)) {
+        subs[f->submsg_index].submsg =
+            plain_table(t->subs[f->submsg_index].submsg);
+        if (subs[f->submsg_index].submsg == NULL) return NULL;
+      }
+    }
+  }
+  return copy;
+}
+
+const void *pbci_upb_plain_table(const void *table) {
+  return plain_table((const upb_MiniTable *)table);
+}
+
 unsigned pbci_upb_table_mask(const void *table) {
   return ((const upb_MiniTable *)table)->table_mask;
 }

@@ -15,6 +15,11 @@ extern "C" {
  * ("pbci.bench.Packed"), or NULL when the bench has none. */
 const void *pbci_upb_table(const char *full_name);
 
+/* A table for the same type that upb decodes without fasttable (its
+ * table-driven decoder), as are the types it reaches; NULL when out of
+ * memory. Made once per type. */
+const void *pbci_upb_plain_table(const void *table);
+
 /* The table's fasttable mask: 255 when fasttable is off for the type (no
  * fast entries, or a runtime built without UPB_ENABLE_FASTTABLE). */
 unsigned pbci_upb_table_mask(const void *table);

@@ -64,12 +64,13 @@ std::string Verify(const Input& in) {
 #ifdef PBCI_BENCH_HAVE_UPB
   UpbDecoder upb(in.codec);
   UpbAliasDecoder upb_alias(in.codec);
+  UpbPlainDecoder upb_plain(in.codec);
   if (upb.table() == nullptr) {
     return "upb has no table for " +
            in.codec.cpp->GetDescriptor()->full_name() + " (bench/upb_shim.c)";
   }
   for (const std::string& error :
-       {Check("upb_fast", &upb, in, *want),
+       {Check("upb", &upb_plain, in, *want), Check("upb_fast", &upb, in, *want),
         Check("upb_fast_alias", &upb_alias, in, *want)}) {
     if (!error.empty()) return error;
   }

@@ -1,11 +1,13 @@
 // The bench's verifier must accept every input and catch each way a race
 // could time the wrong thing.
+#include "verify.h"
+
 #include <gtest/gtest.h>
 
+#include "decoders.h"
 #include "inputs.h"
 #include "rows.pb-iter.h"
 #include "shapes.pb-iter.h"
-#include "verify.h"
 
 namespace pbci_bench {
 namespace {
@@ -83,6 +85,18 @@ TEST(BenchVerify, CatchesIterAliasDecodingAnotherSchema) {
 TEST(BenchVerify, CatchesATypeUpbHasNoTableFor) {
   Input in{"no_fields", "test", PBCI_BENCH_CODEC(pbci__bench__no_fields), ""};
   EXPECT_EQ(Verify(in), "upb has no table for pbci.bench.NoFields (bench/upb_shim.c)");
+}
+
+// upb without fasttable: the copies of the tables have it off (and decode
+// as the others: EveryGeneratedInputAgrees).
+TEST(BenchVerify, UpbPlainTablesHaveFasttableOff) {
+  const Input in = Named("descriptor_set");
+  UpbDecoder fast(in.codec);
+  UpbPlainDecoder plain(in.codec);
+  ASSERT_NE(plain.table(), nullptr);
+  EXPECT_NE(plain.table(), fast.table());
+  EXPECT_NE(pbci_upb_table_mask(fast.table()), 255u);
+  EXPECT_EQ(pbci_upb_table_mask(plain.table()), 255u);
 }
 
 // Fasttable must be live for some input: the maps input alone has no fast
