@@ -120,8 +120,10 @@ unsigned pbci_upb_table_mask(const void *table) {
 void *pbci_upb_decode(const void *table, const uint8_t *data, size_t len,
                       int alias, void *block, size_t block_size) {
   const upb_MiniTable *t = (const upb_MiniTable *)table;
-  upb_Arena *arena = upb_Arena_Init(block, block_size, NULL);
+  upb_Arena *arena;
   upb_Message *msg;
+  if (t == NULL) return NULL; /* no table (pbci_upb_plain_table out of memory) */
+  arena = upb_Arena_Init(block, block_size, NULL);
   if (arena == NULL) return NULL;
   msg = _upb_Message_New(t, arena);
   if (msg == NULL || upb_Decode((const char *)data, len, msg, t, NULL,
