@@ -13,14 +13,6 @@ struct PbciLevel;
 typedef ptrdiff_t (*RangeFn)(void *ctx, const uint8_t *p, const uint8_t *end,
                              const struct PbciLevel *from);
 
-/* The number of elements the occurrence `f` of repeated field `fi` holds:
- * a packed run's when f is length-delimited and the field is a scalar, else
- * 1. Returns PBCI_BAD_COUNT for a malformed packed run. */
-PBCI_INLINE size_t count_elements(const PbciFieldInfo *fi, const PbciField *f) {
-  if ((f->tag & 7) != PBCI_WT_LEN || fi->kind != PBCI_KIND_SCALAR) return 1;
-  return count_packed(fi->op, f->value, f->end);
-}
-
 /* ---- iterating a list ----
  *
  * A run's occurrences are fields of the parent's occurrences, which may be

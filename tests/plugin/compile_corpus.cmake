@@ -1,10 +1,11 @@
-# Compiles every generated .pb-c.c and .pb-iter.c of the test protos with
-# gcc and clang (both required), as C99 and C11, at -O0 and -O2, with
-# -Wall -Wextra -Werror: generated code must build warning-free everywhere.
+# Compiles every generated .pb-c.c and .pb-iter.c of the test protos (or
+# the runtime's sources) with gcc and clang (both required), as C99 and
+# C11, at -O0 and -O2, with -Wall -Wextra -Werror: generated code and the
+# runtime must build warning-free everywhere.
 #   cmake -DGEN_DIR=.. -DINCLUDES="a;b" -P compile_corpus.cmake
 file(GLOB_RECURSE sources ${GEN_DIR}/*.c)
 if(NOT sources)
-  message(FATAL_ERROR "no generated sources under ${GEN_DIR}")
+  message(FATAL_ERROR "no C sources under ${GEN_DIR}")
 endif()
 set(compilers)
 foreach(cc gcc clang)
