@@ -96,10 +96,7 @@ ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
     /* x__iter_unpack: no options to read and no status to fill, which
      * saves a small message a tenth of its instructions. */
     PbciArena arena;
-    arena.ctx.data = data;
-    arena.ctx.flags = 0;
-    arena.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
-    arena.ctx.status = NULL;
+    ctx_init(&arena.ctx, data, NULL, NULL); /* the defaults: cannot fail */
     return decode_into(type->impl, NULL, data, len, buf, buf_size, &arena);
   }
   return unpack(type->impl, NULL, data, len, buf, buf_size, opts, status);
