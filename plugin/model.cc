@@ -237,17 +237,19 @@ FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
                                                                 : "char *";
       }
       break;
-    case FieldDescriptor::TYPE_MESSAGE:
+    case FieldDescriptor::TYPE_MESSAGE: {
+      const IterSymbols sub =
+          MessageIterSymbols(field->message_type(), options);
       f.read = ReadKind::kMessage;
       f.sub_struct = MessageStructName(field->message_type(), options);
-      f.sub_decode = MessageIterSymbols(field->message_type(), options).decode;
-      f.sub_message =
-          MessageIterSymbols(field->message_type(), options).message;
+      f.sub_decode = sub.decode;
+      f.sub_message = sub.message;
       f.sub_init = MessageInitMacro(field->message_type(), options);
       f.sub_init_flat_union =
           InitSetsAStructFlat(field->message_type(), options);
       f.elem_type = f.sub_struct;
       break;
+    }
     default:
       break;
   }
