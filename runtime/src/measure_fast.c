@@ -230,7 +230,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                             flags, &lo, &hi, FAST_LIMIT)) {
                   return PBCI_DECLINED;
                 }
-                sub_expect = first_field(sub);
+                sub_expect = sub->fields; /* n_fields != 0 */
               }
             }
             if (!fits_masks(sub)) return PBCI_DECLINED;
