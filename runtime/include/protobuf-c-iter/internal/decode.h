@@ -431,25 +431,15 @@ PBCI_INLINE const uint8_t *pbci_read_tag(const uint8_t *p, const uint8_t *end,
   }
 }
 
-/* The framing of short lengths, written once (only count_run's keyed loop
- * in decode.c has its own, measured faster there): a length prefix of one
- * byte (0-127) at p whose value fits before `end`: returns the first value
- * byte (p + 1) and sets *value_end; NULL otherwise. */
-PBCI_INLINE const uint8_t *pbci_try_len1(const uint8_t *p, const uint8_t *end,
-                                         const uint8_t **value_end) {
-  const size_t avail = (size_t)(end - p);
-  if (avail >= 1 && p[0] < 0x80 && avail - 1 >= p[0]) {
-    *value_end = p + 1 + p[0];
-    return p + 1;
-  }
-  return NULL;
-}
-
-/* The same for a prefix of one or two bytes (values under 16 KiB: strings,
- * most sub-messages); NULL for anything else, which pbci_read_len reads. */
-PBCI_INLINE const uint8_t *pbci_try_short_len(const uint8_t *p, const uint8_t *end,
-                                              const uint8_t **value_end) {
-  const size_t avail = (size_t)(end - p);
+/* The framing of short lengths, written once for the decoder and the
+ * sizers: a length prefix of one or two bytes (values under 16 KiB:
+ * strings, most sub-messages) at p, with `avail` bytes from p on, whose
+ * value fits in them: returns the first value byte and sets *value_end;
+ * NULL for anything else, which pbci_read_len reads. Taking `avail` lets a
+ * caller that has checked more bytes (count_run: the key too) have the
+ * compiler drop the checks it implies. */
+PBCI_INLINE const uint8_t *pbci_frame_short_len(const uint8_t *p, size_t avail,
+                                                const uint8_t **value_end) {
   size_t n;
   if (avail < 1) return NULL;
   n = p[0];
@@ -463,6 +453,21 @@ PBCI_INLINE const uint8_t *pbci_try_short_len(const uint8_t *p, const uint8_t *e
   if (avail - 2 < n) return NULL;
   *value_end = p + 2 + n;
   return p + 2;
+}
+
+/* pbci_frame_short_len for a prefix at p in [p, end). */
+PBCI_INLINE const uint8_t *pbci_try_short_len(const uint8_t *p, const uint8_t *end,
+                                              const uint8_t **value_end) {
+  return pbci_frame_short_len(p, (size_t)(end - p), value_end);
+}
+
+/* The same for a one-byte prefix (0-127) only: the inline part of
+ * pbci_read_len. */
+PBCI_INLINE const uint8_t *pbci_try_len1(const uint8_t *p, const uint8_t *end,
+                                         const uint8_t **value_end) {
+  const size_t avail = (size_t)(end - p);
+  if (avail < 1 || p[0] >= 0x80) return NULL;
+  return pbci_frame_short_len(p, avail, value_end);
 }
 
 /* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
