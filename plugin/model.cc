@@ -316,10 +316,8 @@ MessageModel BuildMessage(const Descriptor* message, const Options& all) {
   m.struct_name = MessageStructName(message, all);
   m.init_macro = MessageInitMacro(message, all);
   m.descriptor = MessageDescriptorName(message, all);
-  m.init_function = MessageInitFunction(message, all);
   m.sym = MessageIterSymbols(message, all);
   m.base_member = options.base_field_name;
-  m.init_value = !options.gen_init_helpers;
   m.init_flat_union = InitSetsAStructFlat(message, all);
   for (int i = 0; i < message->real_oneof_decl_count(); i++) {
     const OneofDescriptor* oneof = message->oneof_decl(i);
@@ -428,7 +426,7 @@ bool BuildFileModel(const FileDescriptor* file, const Options& options,
     model->enums.push_back(BuildEnum(file->enum_type(i), options));
   }
   for (const MessageModel& m : model->messages) {
-    bool flat = m.init_value && m.init_flat_union;
+    bool flat = m.init_flat_union;
     for (const FieldModel& f : m.fields) flat = flat || f.sub_init_flat_union;
     model->expands_flat_union_init = model->expands_flat_union_init || flat;
   }

@@ -160,7 +160,6 @@ struct MessageModel {
   std::string struct_name;         // "Foo__HTTPServerConf"
   std::string init_macro;          // "FOO__HTTPSERVER_CONF__INIT"
   std::string descriptor;          // "foo__httpserver_conf__descriptor"
-  std::string init_function;       // "foo__httpserver_conf__init"
   IterSymbols sym;                 // "foo__httpserver_conf__iter_decode", ...
   std::string base_member;         // "base" unless (pb_c_msg).base_field_name
   std::vector<FieldModel> fields;  // declaration order
@@ -180,11 +179,6 @@ struct MessageModel {
   // PBCI_LOCAL_COUNTS repeated fields, PBCI_LOCAL_GROUPS groups and
   // PBCI_LOCAL_REQUIRED required fields (internal/limits.h).
   bool own_sizer = false;
-  // Whether the table carries an X__INIT instance for new top-level
-  // messages: only when protoc-c emits no x__init for the descriptor's
-  // message_init (gen_init_helpers = false, the message's or inherited:
-  // MessageOptionsView).
-  bool init_value = false;
   // Whether protoc-c's X__INIT (1.4's or 1.5's) may set a oneof's union
   // whose first member is a struct (bytes) with a flat { 0 }, which gcc's
   // -Wmissing-braces flags wherever the macro is expanded.
@@ -204,9 +198,10 @@ struct FileModel {
                                               // imported message types
   std::vector<MessageModel> messages;         // nested types first, then outer
   std::vector<EnumModel> enums;               // every enum type, nested too
-  // Whether the .c expands an X__INIT with init_flat_union (an init_value,
-  // a sub-message's set-up), so that it must quiet -Wmissing-braces: the
-  // macro is protoc-c's, and its own .pb-c.c draws the same warning.
+  // Whether the .c expands an X__INIT with init_flat_union (a message's
+  // init function, a sub-message's set-up), so that it must quiet
+  // -Wmissing-braces: the macro is protoc-c's, and its own .pb-c.c draws
+  // the same warning.
   bool expands_flat_union_init = false;
 };
 

@@ -217,11 +217,6 @@ std::string MessageDescriptorName(const Descriptor* message,
   return MessageLowerName(message, options) + "__descriptor";
 }
 
-std::string MessageInitFunction(const Descriptor* message,
-                                const Options& options) {
-  return MessageLowerName(message, options) + "__init";
-}
-
 IterSymbols MessageIterSymbols(const Descriptor* message,
                                const Options& options) {
   const std::string prefix = MessageLowerName(message, options) + "__iter_";
@@ -236,7 +231,7 @@ IterSymbols MessageIterSymbols(const Descriptor* message,
   s.fields = prefix + "fields";
   s.required = prefix + "required";
   s.measure = prefix + "measure";
-  s.init_value = prefix + "init_value";
+  s.init = prefix + "init";
   return s;
 }
 

@@ -49,9 +49,6 @@ std::string MessageInitMacro(const google::protobuf::Descriptor* message,
 // protoc-c's descriptor object: "foo__bar__descriptor".
 std::string MessageDescriptorName(const google::protobuf::Descriptor* message,
                                   const Options& options);
-// protoc-c's x__init function: "foo__bar__init".
-std::string MessageInitFunction(const google::protobuf::Descriptor* message,
-                                const Options& options);
 
 // The C symbols generated for a message: protoc-c's lower-case name and an
 // "__iter_" role, foo.Bar -> "foo__bar__iter_decode". Decoders and tables
@@ -67,7 +64,7 @@ struct IterSymbols {
   std::string fields;         // its PbciFieldInfo table
   std::string required;       // the numbers of its required fields
   std::string measure;        // its generated sizer
-  std::string init_value;     // a static instance set from X__INIT
+  std::string init;           // sets up a new instance: X__INIT
 };
 IterSymbols MessageIterSymbols(const google::protobuf::Descriptor* message,
                                const Options& options);

@@ -15,24 +15,17 @@ FileOptionsView ReadFileOptions(const google::protobuf::FileDescriptor* file) {
   const ProtobufCFileOptions& options = file->options().GetExtension(pb_c_file);
   view.no_generate = options.no_generate();
   view.const_strings = options.const_strings();
-  view.gen_init_helpers = options.gen_init_helpers();
   view.has_c_package = options.has_c_package();
   view.c_package = options.c_package();
   return view;
 }
 
-// protoc-c 1.4.1 passes gen_init_helpers down to nested types (map entries
-// included); a message's own setting overrides what it inherits.
 MessageOptionsView ReadMessageOptions(
-    const google::protobuf::Descriptor* message,
-    bool inherited_gen_init_helpers) {
+    const google::protobuf::Descriptor* message) {
   const ProtobufCMessageOptions& options =
       message->options().GetExtension(pb_c_msg);
   MessageOptionsView view;
   view.base_field_name = options.base_field_name();
-  view.gen_init_helpers = options.has_gen_init_helpers()
-                              ? options.gen_init_helpers()
-                              : inherited_gen_init_helpers;
   return view;
 }
 
@@ -44,18 +37,16 @@ Options::Options(const google::protobuf::FileDescriptor* file) {
 
 void Options::AddFile(const google::protobuf::FileDescriptor* file) {
   if (files_.count(file) != 0) return;
-  const FileOptionsView& view = files_[file] = ReadFileOptions(file);
+  files_[file] = ReadFileOptions(file);
   for (int i = 0; i < file->message_type_count(); i++) {
-    AddMessage(file->message_type(i), view.gen_init_helpers);
+    AddMessage(file->message_type(i));
   }
   for (int i = 0; i < file->dependency_count(); i++)
     AddFile(file->dependency(i));
 }
 
-void Options::AddMessage(const google::protobuf::Descriptor* message,
-                         bool inherited_gen_init_helpers) {
-  const MessageOptionsView& view = messages_[message] =
-      ReadMessageOptions(message, inherited_gen_init_helpers);
+void Options::AddMessage(const google::protobuf::Descriptor* message) {
+  messages_[message] = ReadMessageOptions(message);
   for (int i = 0; i < message->field_count(); i++) {
     const google::protobuf::FieldDescriptor* field = message->field(i);
     if (field->options().GetExtension(pb_c_field).string_as_bytes()) {
@@ -63,7 +54,7 @@ void Options::AddMessage(const google::protobuf::Descriptor* message,
     }
   }
   for (int i = 0; i < message->nested_type_count(); i++) {
-    AddMessage(message->nested_type(i), view.gen_init_helpers);
+    AddMessage(message->nested_type(i));
   }
 }
 

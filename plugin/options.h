@@ -14,23 +14,20 @@ namespace protobuf_c_iter {
 struct FileOptionsView {
   bool no_generate = false;      // no .pb-c files: generate nothing either
   bool const_strings = false;    // strings are `const char *`
-  bool gen_init_helpers = true;  // x__init() exists, as message_init
   bool has_c_package = false;    // c_package replaces the package in names
   std::string c_package;
 };
 
 struct MessageOptionsView {
   std::string base_field_name = "base";  // name of the ProtobufCMessage member
-  // x__init() exists, as message_init: the message's own (pb_c_msg) setting,
-  // else its enclosing message's, else the file's, as protoc-c resolves it.
-  bool gen_init_helpers = true;
 };
 
 // Every protobuf-c option the generator uses, read once when a file's
 // generation starts: the options of that file and of each file it imports
 // (types of imported files are named with their file's c_package), each of
-// their messages' (gen_init_helpers resolved as protoc-c resolves it) and
-// each string field's string_as_bytes.
+// their messages' and each string field's string_as_bytes. (gen_init_helpers
+// changes nothing here: generated code sets new instances up from X__INIT,
+// which protoc-c emits either way.)
 class Options {
  public:
   explicit Options(const google::protobuf::FileDescriptor* file);
@@ -45,8 +42,7 @@ class Options {
 
  private:
   void AddFile(const google::protobuf::FileDescriptor* file);
-  void AddMessage(const google::protobuf::Descriptor* message,
-                  bool inherited_gen_init_helpers);
+  void AddMessage(const google::protobuf::Descriptor* message);
 
   std::map<const google::protobuf::FileDescriptor*, FileOptionsView> files_;
   std::map<const google::protobuf::Descriptor*, MessageOptionsView> messages_;

@@ -115,8 +115,7 @@ void PrintTable(const MessageModel& m, Printer* p) {
   Vars vars = {{"full_name", m.full_name},
                {"fields_table", m.sym.fields},
                {"measure_fn", m.sym.measure},
-               {"init_value", m.sym.init_value},
-               {"init_function", m.init_function},
+               {"init", m.sym.init},
                {"message", m.sym.message},
                {"decode", m.sym.decode},
                {"struct", m.struct_name},
@@ -147,20 +146,15 @@ static ptrdiff_t $measure_fn$(const PbciList *list, PbciSize *size,
   } else {
     vars["measure"] = "NULL, /* sizer: the runtime's scratch suffices */";
   }
-  if (m.init_value) {
-    vars["init"] = "&" + m.sym.init_value + ",";
-    p->Print(vars, R"(
-/* protoc-c emits no $init_function$ here (gen_init_helpers = false). */
-static const $struct$ $init_value$ = $init_macro$;
-)");
-  } else {
-    vars["init"] =
-        "NULL, /* new instances: " + m.descriptor + ".message_init */";
-  }
   p->Print(vars, R"(
+/* Sets up a new top-level instance. */
+static void $init$(void *msg) {
+  *($struct$ *)msg = ($struct$)$init_macro$;
+}
+
 const PbciMessage $message$ = {
   sizeof($struct$), &$descriptor$,
-  $init$
+  $init$,
   $decode$,
   $measure$
   $fields$, $n_fields$, /* fields */

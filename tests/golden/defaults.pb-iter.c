@@ -33,9 +33,14 @@ static const PbciFieldInfo iter__defaults__defaults__sub__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 0, .elem_size = sizeof(ProtobufCBinaryData)},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__defaults__defaults__sub__iter_init(void *msg) {
+  *(Iter__Defaults__Defaults__Sub *)msg = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+}
+
 const PbciMessage iter__defaults__defaults__sub__iter_message = {
   sizeof(Iter__Defaults__Defaults__Sub), &iter__defaults__defaults__sub__descriptor,
-  NULL, /* new instances: iter__defaults__defaults__sub__descriptor.message_init */
+  iter__defaults__defaults__sub__iter_init,
   iter__defaults__defaults__sub__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__defaults__defaults__sub__iter_fields, 3, /* fields */
@@ -276,9 +281,14 @@ static const PbciFieldInfo iter__defaults__defaults__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 1, .elem_size = sizeof(char *)},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__defaults__defaults__iter_init(void *msg) {
+  *(Iter__Defaults__Defaults *)msg = (Iter__Defaults__Defaults)ITER__DEFAULTS__DEFAULTS__INIT;
+}
+
 const PbciMessage iter__defaults__defaults__iter_message = {
   sizeof(Iter__Defaults__Defaults), &iter__defaults__defaults__descriptor,
-  NULL, /* new instances: iter__defaults__defaults__descriptor.message_init */
+  iter__defaults__defaults__iter_init,
   iter__defaults__defaults__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__defaults__defaults__iter_fields, 30, /* fields */

@@ -13,9 +13,14 @@
 
 /* ==== Iter__Empty__Empty (iter.empty.Empty) ==== */
 
+/* Sets up a new top-level instance. */
+static void iter__empty__empty__iter_init(void *msg) {
+  *(Iter__Empty__Empty *)msg = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
+}
+
 const PbciMessage iter__empty__empty__iter_message = {
   sizeof(Iter__Empty__Empty), &iter__empty__empty__descriptor,
-  NULL, /* new instances: iter__empty__empty__descriptor.message_init */
+  iter__empty__empty__iter_init,
   iter__empty__empty__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   NULL, 0, /* fields */
@@ -88,9 +93,14 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
     .sub = &iter__empty__empty__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__empty__only_empty__iter_init(void *msg) {
+  *(Iter__Empty__OnlyEmpty *)msg = (Iter__Empty__OnlyEmpty)ITER__EMPTY__ONLY_EMPTY__INIT;
+}
+
 const PbciMessage iter__empty__only_empty__iter_message = {
   sizeof(Iter__Empty__OnlyEmpty), &iter__empty__only_empty__descriptor,
-  NULL, /* new instances: iter__empty__only_empty__descriptor.message_init */
+  iter__empty__only_empty__iter_init,
   iter__empty__only_empty__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__empty__only_empty__iter_fields, 2, /* fields */

@@ -29,12 +29,14 @@ static const PbciFieldInfo iter__init__no_init__nested__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
-/* protoc-c emits no iter__init__no_init__nested__init here (gen_init_helpers = false). */
-static const Iter__Init__NoInit__Nested iter__init__no_init__nested__iter_init_value = ITER__INIT__NO_INIT__NESTED__INIT;
+/* Sets up a new top-level instance. */
+static void iter__init__no_init__nested__iter_init(void *msg) {
+  *(Iter__Init__NoInit__Nested *)msg = (Iter__Init__NoInit__Nested)ITER__INIT__NO_INIT__NESTED__INIT;
+}
 
 const PbciMessage iter__init__no_init__nested__iter_message = {
   sizeof(Iter__Init__NoInit__Nested), &iter__init__no_init__nested__descriptor,
-  &iter__init__no_init__nested__iter_init_value,
+  iter__init__no_init__nested__iter_init,
   iter__init__no_init__nested__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__init__no_init__nested__iter_fields, 1, /* fields */
@@ -108,9 +110,14 @@ static const PbciFieldInfo iter__init__no_init__with_init__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__init__no_init__with_init__iter_init(void *msg) {
+  *(Iter__Init__NoInit__WithInit *)msg = (Iter__Init__NoInit__WithInit)ITER__INIT__NO_INIT__WITH_INIT__INIT;
+}
+
 const PbciMessage iter__init__no_init__with_init__iter_message = {
   sizeof(Iter__Init__NoInit__WithInit), &iter__init__no_init__with_init__descriptor,
-  NULL, /* new instances: iter__init__no_init__with_init__descriptor.message_init */
+  iter__init__no_init__with_init__iter_init,
   iter__init__no_init__with_init__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__init__no_init__with_init__iter_fields, 1, /* fields */
@@ -188,12 +195,14 @@ static const PbciFieldInfo iter__init__no_init__mentry__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
-/* protoc-c emits no iter__init__no_init__mentry__init here (gen_init_helpers = false). */
-static const Iter__Init__NoInit__MEntry iter__init__no_init__mentry__iter_init_value = ITER__INIT__NO_INIT__MENTRY__INIT;
+/* Sets up a new top-level instance. */
+static void iter__init__no_init__mentry__iter_init(void *msg) {
+  *(Iter__Init__NoInit__MEntry *)msg = (Iter__Init__NoInit__MEntry)ITER__INIT__NO_INIT__MENTRY__INIT;
+}
 
 const PbciMessage iter__init__no_init__mentry__iter_message = {
   sizeof(Iter__Init__NoInit__MEntry), &iter__init__no_init__mentry__descriptor,
-  &iter__init__no_init__mentry__iter_init_value,
+  iter__init__no_init__mentry__iter_init,
   iter__init__no_init__mentry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__init__no_init__mentry__iter_fields, 2, /* fields */
@@ -305,12 +314,14 @@ static const PbciFieldInfo iter__init__no_init__iter_fields[] = {
     .sub = &iter__init__flat_union__iter_message},
 };
 
-/* protoc-c emits no iter__init__no_init__init here (gen_init_helpers = false). */
-static const Iter__Init__NoInit iter__init__no_init__iter_init_value = ITER__INIT__NO_INIT__INIT;
+/* Sets up a new top-level instance. */
+static void iter__init__no_init__iter_init(void *msg) {
+  *(Iter__Init__NoInit *)msg = (Iter__Init__NoInit)ITER__INIT__NO_INIT__INIT;
+}
 
 const PbciMessage iter__init__no_init__iter_message = {
   sizeof(Iter__Init__NoInit), &iter__init__no_init__descriptor,
-  &iter__init__no_init__iter_init_value,
+  iter__init__no_init__iter_init,
   iter__init__no_init__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__init__no_init__iter_fields, 6, /* fields */
@@ -503,12 +514,14 @@ static const PbciFieldInfo iter__init__flat_union__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
-/* protoc-c emits no iter__init__flat_union__init here (gen_init_helpers = false). */
-static const Iter__Init__FlatUnion iter__init__flat_union__iter_init_value = ITER__INIT__FLAT_UNION__INIT;
+/* Sets up a new top-level instance. */
+static void iter__init__flat_union__iter_init(void *msg) {
+  *(Iter__Init__FlatUnion *)msg = (Iter__Init__FlatUnion)ITER__INIT__FLAT_UNION__INIT;
+}
 
 const PbciMessage iter__init__flat_union__iter_message = {
   sizeof(Iter__Init__FlatUnion), &iter__init__flat_union__descriptor,
-  &iter__init__flat_union__iter_init_value,
+  iter__init__flat_union__iter_init,
   iter__init__flat_union__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__init__flat_union__iter_fields, 2, /* fields */

@@ -63,9 +63,14 @@ static const PbciFieldInfo iter__kw__class__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__kw__class__iter_init(void *msg) {
+  *(Iter__Kw__Class *)msg = (Iter__Kw__Class)ITER__KW__CLASS__INIT;
+}
+
 const PbciMessage iter__kw__class__iter_message = {
   sizeof(Iter__Kw__Class), &iter__kw__class__descriptor,
-  NULL, /* new instances: iter__kw__class__descriptor.message_init */
+  iter__kw__class__iter_init,
   iter__kw__class__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__kw__class__iter_fields, 11, /* fields */

@@ -47,9 +47,14 @@ static const PbciFieldInfo iter__merge__inner__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__inner__iter_init(void *msg) {
+  *(Iter__Merge__Inner *)msg = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+}
+
 const PbciMessage iter__merge__inner__iter_message = {
   sizeof(Iter__Merge__Inner), &iter__merge__inner__descriptor,
-  NULL, /* new instances: iter__merge__inner__descriptor.message_init */
+  iter__merge__inner__iter_init,
   iter__merge__inner__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__inner__iter_fields, 7, /* fields */
@@ -258,9 +263,14 @@ static const PbciFieldInfo iter__merge__plain__iter_fields[] = {
     .sub = &iter__merge__plain__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__plain__iter_init(void *msg) {
+  *(Iter__Merge__Plain *)msg = (Iter__Merge__Plain)ITER__MERGE__PLAIN__INIT;
+}
+
 const PbciMessage iter__merge__plain__iter_message = {
   sizeof(Iter__Merge__Plain), &iter__merge__plain__descriptor,
-  NULL, /* new instances: iter__merge__plain__descriptor.message_init */
+  iter__merge__plain__iter_init,
   iter__merge__plain__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__plain__iter_fields, 4, /* fields */
@@ -437,9 +447,14 @@ static const PbciFieldInfo iter__merge__merge_test__iter_fields[] = {
     .sub = &iter__merge__plain__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__merge_test__iter_init(void *msg) {
+  *(Iter__Merge__MergeTest *)msg = (Iter__Merge__MergeTest)ITER__MERGE__MERGE_TEST__INIT;
+}
+
 const PbciMessage iter__merge__merge_test__iter_message = {
   sizeof(Iter__Merge__MergeTest), &iter__merge__merge_test__descriptor,
-  NULL, /* new instances: iter__merge__merge_test__descriptor.message_init */
+  iter__merge__merge_test__iter_init,
   iter__merge__merge_test__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__merge_test__iter_fields, 5, /* fields */
@@ -615,9 +630,14 @@ static const PbciFieldInfo iter__merge__packed_field__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int32_t)},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__packed_field__iter_init(void *msg) {
+  *(Iter__Merge__PackedField *)msg = (Iter__Merge__PackedField)ITER__MERGE__PACKED_FIELD__INIT;
+}
+
 const PbciMessage iter__merge__packed_field__iter_message = {
   sizeof(Iter__Merge__PackedField), &iter__merge__packed_field__descriptor,
-  NULL, /* new instances: iter__merge__packed_field__descriptor.message_init */
+  iter__merge__packed_field__iter_init,
   iter__merge__packed_field__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__packed_field__iter_fields, 1, /* fields */
@@ -718,9 +738,14 @@ static const PbciFieldInfo iter__merge__required_field2__iter_fields[] = {
     .flags = PBCI_FIELD_REQUIRED, .op = PBCI_OP_OTHER, .required_bit = 1},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__required_field2__iter_init(void *msg) {
+  *(Iter__Merge__RequiredField2 *)msg = (Iter__Merge__RequiredField2)ITER__MERGE__REQUIRED_FIELD2__INIT;
+}
+
 const PbciMessage iter__merge__required_field2__iter_message = {
   sizeof(Iter__Merge__RequiredField2), &iter__merge__required_field2__descriptor,
-  NULL, /* new instances: iter__merge__required_field2__descriptor.message_init */
+  iter__merge__required_field2__iter_init,
   iter__merge__required_field2__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__required_field2__iter_fields, 2, /* fields */
@@ -810,9 +835,14 @@ static const PbciFieldInfo iter__merge__string_field__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__string_field__iter_init(void *msg) {
+  *(Iter__Merge__StringField *)msg = (Iter__Merge__StringField)ITER__MERGE__STRING_FIELD__INIT;
+}
+
 const PbciMessage iter__merge__string_field__iter_message = {
   sizeof(Iter__Merge__StringField), &iter__merge__string_field__descriptor,
-  NULL, /* new instances: iter__merge__string_field__descriptor.message_init */
+  iter__merge__string_field__iter_init,
   iter__merge__string_field__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__string_field__iter_fields, 1, /* fields */
@@ -896,9 +926,14 @@ static const PbciFieldInfo iter__merge__log_entry__iter_fields[] = {
     .sub = &iter__merge__inner__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge__log_entry__iter_init(void *msg) {
+  *(Iter__Merge__LogEntry *)msg = (Iter__Merge__LogEntry)ITER__MERGE__LOG_ENTRY__INIT;
+}
+
 const PbciMessage iter__merge__log_entry__iter_message = {
   sizeof(Iter__Merge__LogEntry), &iter__merge__log_entry__descriptor,
-  NULL, /* new instances: iter__merge__log_entry__descriptor.message_init */
+  iter__merge__log_entry__iter_init,
   iter__merge__log_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge__log_entry__iter_fields, 3, /* fields */

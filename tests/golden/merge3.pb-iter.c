@@ -30,9 +30,14 @@ static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge3__inner3__iter_init(void *msg) {
+  *(Iter__Merge3__Inner3 *)msg = (Iter__Merge3__Inner3)ITER__MERGE3__INNER3__INIT;
+}
+
 const PbciMessage iter__merge3__inner3__iter_message = {
   sizeof(Iter__Merge3__Inner3), &iter__merge3__inner3__descriptor,
-  NULL, /* new instances: iter__merge3__inner3__descriptor.message_init */
+  iter__merge3__inner3__iter_init,
   iter__merge3__inner3__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge3__inner3__iter_fields, 3, /* fields */
@@ -131,9 +136,14 @@ static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
     .sub = &iter__merge3__inner3__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__merge3__outer3__iter_init(void *msg) {
+  *(Iter__Merge3__Outer3 *)msg = (Iter__Merge3__Outer3)ITER__MERGE3__OUTER3__INIT;
+}
+
 const PbciMessage iter__merge3__outer3__iter_message = {
   sizeof(Iter__Merge3__Outer3), &iter__merge3__outer3__descriptor,
-  NULL, /* new instances: iter__merge3__outer3__descriptor.message_init */
+  iter__merge3__outer3__iter_init,
   iter__merge3__outer3__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__merge3__outer3__iter_fields, 1, /* fields */

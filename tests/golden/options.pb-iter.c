@@ -33,12 +33,14 @@ static const PbciFieldInfo renamed__pkg_c__httpserver_conf__env_entry__iter_fiel
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
-/* protoc-c emits no renamed__pkg_c__httpserver_conf__env_entry__init here (gen_init_helpers = false). */
-static const Renamed__PkgC__HTTPServerConf__EnvEntry renamed__pkg_c__httpserver_conf__env_entry__iter_init_value = RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+/* Sets up a new top-level instance. */
+static void renamed__pkg_c__httpserver_conf__env_entry__iter_init(void *msg) {
+  *(Renamed__PkgC__HTTPServerConf__EnvEntry *)msg = (Renamed__PkgC__HTTPServerConf__EnvEntry)RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+}
 
 const PbciMessage renamed__pkg_c__httpserver_conf__env_entry__iter_message = {
   sizeof(Renamed__PkgC__HTTPServerConf__EnvEntry), &renamed__pkg_c__httpserver_conf__env_entry__descriptor,
-  &renamed__pkg_c__httpserver_conf__env_entry__iter_init_value,
+  renamed__pkg_c__httpserver_conf__env_entry__iter_init,
   renamed__pkg_c__httpserver_conf__env_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   renamed__pkg_c__httpserver_conf__env_entry__iter_fields, 2, /* fields */
@@ -165,12 +167,14 @@ static const PbciFieldInfo renamed__pkg_c__httpserver_conf__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
-/* protoc-c emits no renamed__pkg_c__httpserver_conf__init here (gen_init_helpers = false). */
-static const Renamed__PkgC__HTTPServerConf renamed__pkg_c__httpserver_conf__iter_init_value = RENAMED__PKG_C__HTTPSERVER_CONF__INIT;
+/* Sets up a new top-level instance. */
+static void renamed__pkg_c__httpserver_conf__iter_init(void *msg) {
+  *(Renamed__PkgC__HTTPServerConf *)msg = (Renamed__PkgC__HTTPServerConf)RENAMED__PKG_C__HTTPSERVER_CONF__INIT;
+}
 
 const PbciMessage renamed__pkg_c__httpserver_conf__iter_message = {
   sizeof(Renamed__PkgC__HTTPServerConf), &renamed__pkg_c__httpserver_conf__descriptor,
-  &renamed__pkg_c__httpserver_conf__iter_init_value,
+  renamed__pkg_c__httpserver_conf__iter_init,
   renamed__pkg_c__httpserver_conf__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   renamed__pkg_c__httpserver_conf__iter_fields, 10, /* fields */

@@ -183,9 +183,14 @@ static const PbciFieldInfo iter__test__scalars2__iter_fields[] = {
 static ptrdiff_t iter__test__scalars2__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__test__scalars2__iter_init(void *msg) {
+  *(Iter__Test__Scalars2 *)msg = (Iter__Test__Scalars2)ITER__TEST__SCALARS2__INIT;
+}
+
 const PbciMessage iter__test__scalars2__iter_message = {
   sizeof(Iter__Test__Scalars2), &iter__test__scalars2__descriptor,
-  NULL, /* new instances: iter__test__scalars2__descriptor.message_init */
+  iter__test__scalars2__iter_init,
   iter__test__scalars2__iter_decode,
   iter__test__scalars2__iter_measure,
   iter__test__scalars2__iter_fields, 40, /* fields */

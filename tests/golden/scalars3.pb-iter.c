@@ -30,9 +30,14 @@ static const PbciFieldInfo iter__test3__leaf__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int64_t)},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__leaf__iter_init(void *msg) {
+  *(Iter__Test3__Leaf *)msg = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+}
+
 const PbciMessage iter__test3__leaf__iter_message = {
   sizeof(Iter__Test3__Leaf), &iter__test3__leaf__descriptor,
-  NULL, /* new instances: iter__test3__leaf__descriptor.message_init */
+  iter__test3__leaf__iter_init,
   iter__test3__leaf__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__leaf__iter_fields, 3, /* fields */
@@ -156,9 +161,14 @@ static const PbciFieldInfo iter__test3__all3__mint32_string_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mint32_string_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MInt32StringEntry *)msg = (Iter__Test3__All3__MInt32StringEntry)ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mint32_string_entry__iter_message = {
   sizeof(Iter__Test3__All3__MInt32StringEntry), &iter__test3__all3__mint32_string_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mint32_string_entry__descriptor.message_init */
+  iter__test3__all3__mint32_string_entry__iter_init,
   iter__test3__all3__mint32_string_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mint32_string_entry__iter_fields, 2, /* fields */
@@ -249,9 +259,14 @@ static const PbciFieldInfo iter__test3__all3__mint64_int64_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mint64_int64_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MInt64Int64Entry *)msg = (Iter__Test3__All3__MInt64Int64Entry)ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mint64_int64_entry__iter_message = {
   sizeof(Iter__Test3__All3__MInt64Int64Entry), &iter__test3__all3__mint64_int64_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mint64_int64_entry__descriptor.message_init */
+  iter__test3__all3__mint64_int64_entry__iter_init,
   iter__test3__all3__mint64_int64_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mint64_int64_entry__iter_fields, 2, /* fields */
@@ -339,9 +354,14 @@ static const PbciFieldInfo iter__test3__all3__muint32_bytes_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__muint32_bytes_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MUint32BytesEntry *)msg = (Iter__Test3__All3__MUint32BytesEntry)ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message = {
   sizeof(Iter__Test3__All3__MUint32BytesEntry), &iter__test3__all3__muint32_bytes_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__muint32_bytes_entry__descriptor.message_init */
+  iter__test3__all3__muint32_bytes_entry__iter_init,
   iter__test3__all3__muint32_bytes_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__muint32_bytes_entry__iter_fields, 2, /* fields */
@@ -429,9 +449,14 @@ static const PbciFieldInfo iter__test3__all3__muint64_leaf_entry__iter_fields[] 
     .sub = &iter__test3__leaf__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__muint64_leaf_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MUint64LeafEntry *)msg = (Iter__Test3__All3__MUint64LeafEntry)ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message = {
   sizeof(Iter__Test3__All3__MUint64LeafEntry), &iter__test3__all3__muint64_leaf_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__muint64_leaf_entry__descriptor.message_init */
+  iter__test3__all3__muint64_leaf_entry__iter_init,
   iter__test3__all3__muint64_leaf_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__muint64_leaf_entry__iter_fields, 2, /* fields */
@@ -536,9 +561,14 @@ static const PbciFieldInfo iter__test3__all3__msint32_enum_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__msint32_enum_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MSint32EnumEntry *)msg = (Iter__Test3__All3__MSint32EnumEntry)ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__msint32_enum_entry__iter_message = {
   sizeof(Iter__Test3__All3__MSint32EnumEntry), &iter__test3__all3__msint32_enum_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__msint32_enum_entry__descriptor.message_init */
+  iter__test3__all3__msint32_enum_entry__iter_init,
   iter__test3__all3__msint32_enum_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__msint32_enum_entry__iter_fields, 2, /* fields */
@@ -626,9 +656,14 @@ static const PbciFieldInfo iter__test3__all3__msint64_double_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__msint64_double_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MSint64DoubleEntry *)msg = (Iter__Test3__All3__MSint64DoubleEntry)ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__msint64_double_entry__iter_message = {
   sizeof(Iter__Test3__All3__MSint64DoubleEntry), &iter__test3__all3__msint64_double_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__msint64_double_entry__descriptor.message_init */
+  iter__test3__all3__msint64_double_entry__iter_init,
   iter__test3__all3__msint64_double_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__msint64_double_entry__iter_fields, 2, /* fields */
@@ -718,9 +753,14 @@ static const PbciFieldInfo iter__test3__all3__mfixed32_float_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mfixed32_float_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MFixed32FloatEntry *)msg = (Iter__Test3__All3__MFixed32FloatEntry)ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message = {
   sizeof(Iter__Test3__All3__MFixed32FloatEntry), &iter__test3__all3__mfixed32_float_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mfixed32_float_entry__descriptor.message_init */
+  iter__test3__all3__mfixed32_float_entry__iter_init,
   iter__test3__all3__mfixed32_float_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mfixed32_float_entry__iter_fields, 2, /* fields */
@@ -809,9 +849,14 @@ static const PbciFieldInfo iter__test3__all3__mfixed64_bool_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mfixed64_bool_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MFixed64BoolEntry *)msg = (Iter__Test3__All3__MFixed64BoolEntry)ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message = {
   sizeof(Iter__Test3__All3__MFixed64BoolEntry), &iter__test3__all3__mfixed64_bool_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mfixed64_bool_entry__descriptor.message_init */
+  iter__test3__all3__mfixed64_bool_entry__iter_init,
   iter__test3__all3__mfixed64_bool_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mfixed64_bool_entry__iter_fields, 2, /* fields */
@@ -904,9 +949,14 @@ static const PbciFieldInfo iter__test3__all3__msfixed32_sfixed64_entry__iter_fie
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__msfixed32_sfixed64_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MSfixed32Sfixed64Entry *)msg = (Iter__Test3__All3__MSfixed32Sfixed64Entry)ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message = {
   sizeof(Iter__Test3__All3__MSfixed32Sfixed64Entry), &iter__test3__all3__msfixed32_sfixed64_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__msfixed32_sfixed64_entry__descriptor.message_init */
+  iter__test3__all3__msfixed32_sfixed64_entry__iter_init,
   iter__test3__all3__msfixed32_sfixed64_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__msfixed32_sfixed64_entry__iter_fields, 2, /* fields */
@@ -996,9 +1046,14 @@ static const PbciFieldInfo iter__test3__all3__msfixed64_fixed32_entry__iter_fiel
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__msfixed64_fixed32_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MSfixed64Fixed32Entry *)msg = (Iter__Test3__All3__MSfixed64Fixed32Entry)ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message = {
   sizeof(Iter__Test3__All3__MSfixed64Fixed32Entry), &iter__test3__all3__msfixed64_fixed32_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__msfixed64_fixed32_entry__descriptor.message_init */
+  iter__test3__all3__msfixed64_fixed32_entry__iter_init,
   iter__test3__all3__msfixed64_fixed32_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__msfixed64_fixed32_entry__iter_fields, 2, /* fields */
@@ -1088,9 +1143,14 @@ static const PbciFieldInfo iter__test3__all3__mbool_uint32_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mbool_uint32_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MBoolUint32Entry *)msg = (Iter__Test3__All3__MBoolUint32Entry)ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message = {
   sizeof(Iter__Test3__All3__MBoolUint32Entry), &iter__test3__all3__mbool_uint32_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mbool_uint32_entry__descriptor.message_init */
+  iter__test3__all3__mbool_uint32_entry__iter_init,
   iter__test3__all3__mbool_uint32_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mbool_uint32_entry__iter_fields, 2, /* fields */
@@ -1183,9 +1243,14 @@ static const PbciFieldInfo iter__test3__all3__mstring_self_entry__iter_fields[] 
     .sub = &iter__test3__all3__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mstring_self_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MStringSelfEntry *)msg = (Iter__Test3__All3__MStringSelfEntry)ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mstring_self_entry__iter_message = {
   sizeof(Iter__Test3__All3__MStringSelfEntry), &iter__test3__all3__mstring_self_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mstring_self_entry__descriptor.message_init */
+  iter__test3__all3__mstring_self_entry__iter_init,
   iter__test3__all3__mstring_self_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mstring_self_entry__iter_fields, 2, /* fields */
@@ -1317,9 +1382,14 @@ static const PbciFieldInfo iter__test3__all3__mstring_string_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__mstring_string_entry__iter_init(void *msg) {
+  *(Iter__Test3__All3__MStringStringEntry *)msg = (Iter__Test3__All3__MStringStringEntry)ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT;
+}
+
 const PbciMessage iter__test3__all3__mstring_string_entry__iter_message = {
   sizeof(Iter__Test3__All3__MStringStringEntry), &iter__test3__all3__mstring_string_entry__descriptor,
-  NULL, /* new instances: iter__test3__all3__mstring_string_entry__descriptor.message_init */
+  iter__test3__all3__mstring_string_entry__iter_init,
   iter__test3__all3__mstring_string_entry__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__mstring_string_entry__iter_fields, 2, /* fields */
@@ -1412,9 +1482,14 @@ static const PbciFieldInfo iter__test3__all3__nested__deeper__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__nested__deeper__iter_init(void *msg) {
+  *(Iter__Test3__All3__Nested__Deeper *)msg = (Iter__Test3__All3__Nested__Deeper)ITER__TEST3__ALL3__NESTED__DEEPER__INIT;
+}
+
 const PbciMessage iter__test3__all3__nested__deeper__iter_message = {
   sizeof(Iter__Test3__All3__Nested__Deeper), &iter__test3__all3__nested__deeper__descriptor,
-  NULL, /* new instances: iter__test3__all3__nested__deeper__descriptor.message_init */
+  iter__test3__all3__nested__deeper__iter_init,
   iter__test3__all3__nested__deeper__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__nested__deeper__iter_fields, 2, /* fields */
@@ -1519,9 +1594,14 @@ static const PbciFieldInfo iter__test3__all3__nested__iter_fields[] = {
     .sub = &iter__test3__all3__nested__deeper__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__nested__iter_init(void *msg) {
+  *(Iter__Test3__All3__Nested *)msg = (Iter__Test3__All3__Nested)ITER__TEST3__ALL3__NESTED__INIT;
+}
+
 const PbciMessage iter__test3__all3__nested__iter_message = {
   sizeof(Iter__Test3__All3__Nested), &iter__test3__all3__nested__descriptor,
-  NULL, /* new instances: iter__test3__all3__nested__descriptor.message_init */
+  iter__test3__all3__nested__iter_init,
   iter__test3__all3__nested__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__test3__all3__nested__iter_fields, 1, /* fields */
@@ -1857,9 +1937,14 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
 static ptrdiff_t iter__test3__all3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__test3__all3__iter_init(void *msg) {
+  *(Iter__Test3__All3 *)msg = (Iter__Test3__All3)ITER__TEST3__ALL3__INIT;
+}
+
 const PbciMessage iter__test3__all3__iter_message = {
   sizeof(Iter__Test3__All3), &iter__test3__all3__descriptor,
-  NULL, /* new instances: iter__test3__all3__descriptor.message_init */
+  iter__test3__all3__iter_init,
   iter__test3__all3__iter_decode,
   iter__test3__all3__iter_measure,
   iter__test3__all3__iter_fields, 57, /* fields */

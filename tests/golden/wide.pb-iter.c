@@ -26,9 +26,14 @@ static const PbciFieldInfo iter__wide__item__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__wide__item__iter_init(void *msg) {
+  *(Iter__Wide__Item *)msg = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+}
+
 const PbciMessage iter__wide__item__iter_message = {
   sizeof(Iter__Wide__Item), &iter__wide__item__descriptor,
-  NULL, /* new instances: iter__wide__item__descriptor.message_init */
+  iter__wide__item__iter_init,
   iter__wide__item__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__wide__item__iter_fields, 2, /* fields */
@@ -402,9 +407,14 @@ static const PbciFieldInfo iter__wide__wide_repeated__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_repeated__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__wide__wide_repeated__iter_init(void *msg) {
+  *(Iter__Wide__WideRepeated *)msg = (Iter__Wide__WideRepeated)ITER__WIDE__WIDE_REPEATED__INIT;
+}
+
 const PbciMessage iter__wide__wide_repeated__iter_message = {
   sizeof(Iter__Wide__WideRepeated), &iter__wide__wide_repeated__descriptor,
-  NULL, /* new instances: iter__wide__wide_repeated__descriptor.message_init */
+  iter__wide__wide_repeated__iter_init,
   iter__wide__wide_repeated__iter_decode,
   iter__wide__wide_repeated__iter_measure,
   iter__wide__wide_repeated__iter_fields, 70, /* fields */
@@ -3406,9 +3416,14 @@ static const PbciFieldInfo iter__wide__wide_groups__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_groups__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__wide__wide_groups__iter_init(void *msg) {
+  *(Iter__Wide__WideGroups *)msg = (Iter__Wide__WideGroups)ITER__WIDE__WIDE_GROUPS__INIT;
+}
+
 const PbciMessage iter__wide__wide_groups__iter_message = {
   sizeof(Iter__Wide__WideGroups), &iter__wide__wide_groups__descriptor,
-  NULL, /* new instances: iter__wide__wide_groups__descriptor.message_init */
+  iter__wide__wide_groups__iter_init,
   iter__wide__wide_groups__iter_decode,
   iter__wide__wide_groups__iter_measure,
   iter__wide__wide_groups__iter_fields, 69, /* fields */
@@ -5132,9 +5147,14 @@ static const PbciFieldInfo iter__wide__wide_required__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_required__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__wide__wide_required__iter_init(void *msg) {
+  *(Iter__Wide__WideRequired *)msg = (Iter__Wide__WideRequired)ITER__WIDE__WIDE_REQUIRED__INIT;
+}
+
 const PbciMessage iter__wide__wide_required__iter_message = {
   sizeof(Iter__Wide__WideRequired), &iter__wide__wide_required__descriptor,
-  NULL, /* new instances: iter__wide__wide_required__descriptor.message_init */
+  iter__wide__wide_required__iter_init,
   iter__wide__wide_required__iter_decode,
   iter__wide__wide_required__iter_measure,
   iter__wide__wide_required__iter_fields, 67, /* fields */
@@ -6276,9 +6296,14 @@ static const PbciFieldInfo iter__wide__sixty_four__iter_fields[] = {
 static ptrdiff_t iter__wide__sixty_four__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* Sets up a new top-level instance. */
+static void iter__wide__sixty_four__iter_init(void *msg) {
+  *(Iter__Wide__SixtyFour *)msg = (Iter__Wide__SixtyFour)ITER__WIDE__SIXTY_FOUR__INIT;
+}
+
 const PbciMessage iter__wide__sixty_four__iter_message = {
   sizeof(Iter__Wide__SixtyFour), &iter__wide__sixty_four__descriptor,
-  NULL, /* new instances: iter__wide__sixty_four__descriptor.message_init */
+  iter__wide__sixty_four__iter_init,
   iter__wide__sixty_four__iter_decode,
   iter__wide__sixty_four__iter_measure,
   iter__wide__sixty_four__iter_fields, 65, /* fields */

@@ -33,9 +33,14 @@ static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__pkg__common__point__iter_init(void *msg) {
+  *(Iter__Pkg__Common__Point *)msg = (Iter__Pkg__Common__Point)ITER__PKG__COMMON__POINT__INIT;
+}
+
 const PbciMessage iter__pkg__common__point__iter_message = {
   sizeof(Iter__Pkg__Common__Point), &iter__pkg__common__point__descriptor,
-  NULL, /* new instances: iter__pkg__common__point__descriptor.message_init */
+  iter__pkg__common__point__iter_init,
   iter__pkg__common__point__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__pkg__common__point__iter_fields, 3, /* fields */

@@ -214,12 +214,12 @@ typedef struct PbciFieldInfo {
 #define PBCI_FIELD_REQUIRED 4u /* required without a default: checked */
 
 typedef struct PbciMessage {
-  size_t size;       /* sizeof the struct */
-  /* A new top-level instance is set up by protoc-c's x__init, the
-   * descriptor's message_init; or, where protoc-c emits none, copied from
-   * `init`, an instance initialised from X__INIT (else NULL). */
+  size_t size; /* sizeof the struct */
   const ProtobufCMessageDescriptor *descriptor;
-  const void *init;
+  /* Sets up a new top-level instance as X__INIT does (generated: the
+   * macro's stores, no copy of a static instance; NULL: the descriptor's
+   * message_init, protoc-c's x__init). */
+  void (*init)(void *msg);
   PbciDecodeFn decode;
   PbciMeasureFn measure; /* pbci_measure with scratch for the type; NULL
                             when the runtime's own scratch suffices */

@@ -27,9 +27,14 @@ static const PbciFieldInfo iter__pkg__nested__shapes__polygon__style__iter_field
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__pkg__nested__shapes__polygon__style__iter_init(void *msg) {
+  *(Iter__Pkg__Nested__Shapes__Polygon__Style *)msg = (Iter__Pkg__Nested__Shapes__Polygon__Style)ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT;
+}
+
 const PbciMessage iter__pkg__nested__shapes__polygon__style__iter_message = {
   sizeof(Iter__Pkg__Nested__Shapes__Polygon__Style), &iter__pkg__nested__shapes__polygon__style__descriptor,
-  NULL, /* new instances: iter__pkg__nested__shapes__polygon__style__descriptor.message_init */
+  iter__pkg__nested__shapes__polygon__style__iter_init,
   iter__pkg__nested__shapes__polygon__style__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__pkg__nested__shapes__polygon__style__iter_fields, 2, /* fields */
@@ -131,9 +136,14 @@ static const PbciFieldInfo iter__pkg__nested__shapes__polygon__iter_fields[] = {
     .sub = &iter__pkg__nested__shapes__polygon__style__iter_message},
 };
 
+/* Sets up a new top-level instance. */
+static void iter__pkg__nested__shapes__polygon__iter_init(void *msg) {
+  *(Iter__Pkg__Nested__Shapes__Polygon *)msg = (Iter__Pkg__Nested__Shapes__Polygon)ITER__PKG__NESTED__SHAPES__POLYGON__INIT;
+}
+
 const PbciMessage iter__pkg__nested__shapes__polygon__iter_message = {
   sizeof(Iter__Pkg__Nested__Shapes__Polygon), &iter__pkg__nested__shapes__polygon__descriptor,
-  NULL, /* new instances: iter__pkg__nested__shapes__polygon__descriptor.message_init */
+  iter__pkg__nested__shapes__polygon__iter_init,
   iter__pkg__nested__shapes__polygon__iter_decode,
   NULL, /* sizer: the runtime's scratch suffices */
   iter__pkg__nested__shapes__polygon__iter_fields, 4, /* fields */
