@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The race, as the README reports it: builds pbci_bench in Release, runs
+# The race, as docs/benchmark.md reports it: builds pbci_bench in Release, runs
 # every decoder on every input in one run of rounds (each round runs each
 # input's decoders back to back, in random order), and writes
 #   bench/results/report.md   the tables (medians and paired ratios),
 #                             machine and versions
 #   bench/results/chart.svg   the bar chart
 #   bench/results/raw.json    every sample: one rate per benchmark per round
-# then copies the tables into README.md between its bench-report markers.
+# then writes the report into docs/benchmark.md and its speed-ups into
+# README.md, each between its bench-report markers.
 #
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
 #   ROUNDS=20 MIN_TIME=0.2 bench/run.sh  (default 10 rounds x 0.1 s)
@@ -48,18 +49,58 @@ mkdir -p "$results"
   done
 } >> "$results/report.md"
 
-# README.md: replace what lies between the markers with the new tables.
-readme=$root/README.md
+# Between the bench-report markers: docs/benchmark.md gets the whole report,
+# README.md the speed-up table cut to its headline columns; both the chart.
 begin='<!-- bench-report:begin -->'
 end='<!-- bench-report:end -->'
-if grep -qF "$begin" "$readme" && grep -qF "$end" "$readme"; then
+# Replaces what lies between the markers of file $1 with the output of the
+# command after it.
+replace_between_markers() {
+  local file=$1 tmp body
+  shift
+  if ! grep -qF "$begin" "$file" || ! grep -qF "$end" "$file"; then
+    echo "bench: no bench-report markers in $file: left alone" >&2
+    return
+  fi
   tmp=$(mktemp)
-  awk -v begin="$begin" -v end="$end" -v report="$results/report.md" '
-    $0 == begin { print; while ((getline line < report) > 0) print line;
-                  print ""; print "![bench chart](bench/results/chart.svg)"; skip = 1; next }
+  body=$(mktemp)
+  "$@" > "$body"
+  awk -v begin="$begin" -v end="$end" -v body="$body" '
+    $0 == begin { print; while ((getline line < body) > 0) print line; skip = 1; next }
     $0 == end   { skip = 0 }
-    !skip' "$readme" > "$tmp"
-  cat "$tmp" > "$readme"
-  rm -f "$tmp"
-  echo "README.md updated from $results/report.md"
-fi
+    !skip' "$file" > "$tmp"
+  cat "$tmp" > "$file"
+  rm -f "$tmp" "$body"
+  echo "$file updated from $results/report.md"
+}
+full_report() {
+  cat "$results/report.md"
+  echo
+  echo "![bench chart](../bench/results/chart.svg)"
+}
+# The speed-up table's input column and those named here, in this order
+# (a decoder the run lacks, upb without its sources, is left out).
+headline() {
+  awk -F' *[|] *' -v want='vs protobuf-c malloc|vs protobuf-c linear|vs libprotobuf reuse|vs upb fasttable|iter GB/s' '
+    BEGIN { n = split(want, names, "[|]") }
+    /^[|] input [|] vs / && !done {
+      for (i = 2; i < NF; i++) col[$i] = i
+      cols[++k] = 2
+      for (j = 1; j <= n; j++) if (names[j] in col) cols[++k] = col[names[j]]
+      intable = 1
+    }
+    intable && !/^[|]/ { intable = 0; done = 1 }
+    intable {
+      line = "|"
+      for (j = 1; j <= k; j++) line = line " " $cols[j] " |"
+      print line
+    }' "$results/report.md"
+  echo
+  echo "Measured by \`bench/run.sh\` on $(sed -n 's/^- Machine: //p' "$results/report.md");"
+  echo "the whole report, with rates, upb's aliasing mode and code size, is in"
+  echo "[docs/benchmark.md](docs/benchmark.md)."
+  echo
+  echo "![bench chart](bench/results/chart.svg)"
+}
+replace_between_markers "$root/docs/benchmark.md" full_report
+replace_between_markers "$root/README.md" headline

@@ -70,9 +70,8 @@ void AddPredictions(MessageModel* m) {
     Prediction p;
     f->usual_key = UsualKey(*f);
     if (f->repeated && !f->packed && PredictionOf(f, &p)) f->next.push_back(p);
-    // The next field. (Also trying the one after it, for when the next is
-    // absent, made generated code 2-8% larger; it saved 1.6% of the
-    // instructions on the bench's FileDescriptorSet and none elsewhere.)
+    // The next field only: also trying the one after it costs more code
+    // than it saves (docs/design.md).
     if (i + 1 < by_number.size() && NextPredictionOf(by_number[i + 1], &p)) {
       f->next.push_back(p);
     }

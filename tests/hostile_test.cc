@@ -1,6 +1,6 @@
 // The hostile inputs of the team's protobuf-c compatibility notes (section
-// 6, "Hostile inputs every decoder here must survive"; the README's Tests
-// section lists them), each with its expected result, checked against
+// 6, "Hostile inputs every decoder here must survive"; docs/testing.md
+// lists them), each with its expected result, checked against
 // protobuf-c too. Where our result differs from protobuf-c's (nesting
 // beyond 100 levels, merges) the case lives in decode_test.cc's Deviation
 // tests, which say why.

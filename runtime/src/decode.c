@@ -75,8 +75,7 @@ PBCI_INLINE void *grow_to(PbciArena *a, void *array, size_t n, size_t *cap,
 
 /* Whether the key_len (1 to 5) bytes at p are those at key. Compared
  * without memcmp: a call per element would cost more than the rest of
- * counting it. The first byte apart: it ends most runs, and a loop from 0
- * costs 0.4-1.4% more instructions on the bench's inputs. */
+ * counting it. The first byte apart: it ends most runs (docs/design.md). */
 PBCI_INLINE int same_key(const uint8_t *p, const uint8_t *key, size_t key_len) {
   size_t i;
   if (p[0] != key[0]) return 0;
@@ -131,8 +130,7 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
  * is taken without counting the run: the elements fill it, and the one
  * that finds it full counts the rest of the run, which the sizer replays
  * alike. Otherwise the elements move. Apart, so that the usual first
- * growth (nothing to move) makes no call: 1-2% fewer instructions on
- * inputs of many short arrays (FileDescriptorSet, RTB). */
+ * growth (nothing to move) makes no call (docs/design.md). */
 static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array,
                                        const size_t *n, size_t *cap,
                                        size_t elem_size, const uint8_t *key,

@@ -176,10 +176,9 @@ typedef struct Instance {
 } Instance;
 
 /* Opens an instance of `type`, adding its struct to *lo (within `limit`),
- * with `arrays` as scratch for 2 * type->n_counts values, zeroed here (a
- * call of memset: the fast path's former mask of pairs set on first use
- * measured no cheaper in this design). Returns 0, or PBCI_DECLINED past
- * the limit. */
+ * with `arrays` as scratch for 2 * type->n_counts values, zeroed here (no
+ * cheaper than marking pairs on first use: docs/design.md). Returns 0, or
+ * PBCI_DECLINED past the limit. */
 PBCI_INLINE int instance_open(Instance *in, const PbciMessage *type,
                               size_t *arrays, size_t *lo, size_t limit) {
   size_t i;
@@ -240,8 +239,7 @@ PBCI_INLINE ptrdiff_t size_value(Instance *in, const PbciFieldInfo *fi,
       }
       return 0;
     }
-    /* Room first: it saves counting the run (4% fewer instructions on the
-     * bench's FileDescriptorSet). */
+    /* Room first: it saves counting the run (docs/design.md). */
     if (a[0] != a[1]) {
       a[0]++;
     } else if (size_append(&a[0], &a[1], 1, a[0] + pbci_count_run(key, raw, end),

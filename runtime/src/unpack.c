@@ -47,7 +47,7 @@ static ptrdiff_t finish(PbciCtx *ctx, ptrdiff_t r, size_t len) {
 
 /* Decodes into `msg`, or into a new message at the start of `buf` when
  * msg is NULL, with the context arena->ctx. Inline in both entry paths: a
- * call here cost a 10-field message 9% of its instructions (callgrind). */
+ * call is a noticeable part of a small message's cost (docs/design.md). */
 PBCI_INLINE ptrdiff_t decode_into(const PbciMessage *type, void *msg,
                                   const uint8_t *data, size_t len, void *buf,
                                   size_t buf_size, PbciArena *arena) {

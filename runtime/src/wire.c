@@ -26,8 +26,7 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
     /* No bounds check per byte, and a byte at a time: each costs a load,
      * a shift, an add and a well-predicted branch, fewer instructions than
      * gathering a word's 7-bit groups for the 5-byte values of random
-     * 32-bit numbers. (A separate two-byte test first measured +6% on
-     * those, -1% on two-byte values.) */
+     * 32-bit numbers, and no separate two-byte test (docs/design.md). */
     v = p[0];
     if (v < 0x80) {
       r.p = p + 1;
@@ -195,7 +194,7 @@ int pbci_varints_fit(const uint8_t *p, const uint8_t *end) {
 #if PBCI_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
   if ((size_t)(end - p) >= 8) {
     /* One compare a word against the last word's start, not a length
-     * computed again (callgrind: -10% on packed varint runs). */
+     * computed again (docs/design.md). */
     const uint8_t *const last_word = end - 8;
     do {
       uint64_t w, last;

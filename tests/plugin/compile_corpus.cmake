@@ -14,7 +14,7 @@ foreach(cc gcc clang)
     list(APPEND compilers ${path_${cc}})
   endif()
 endforeach()
-# README promises both: a missing one fails rather than passing on less.
+# docs/testing.md promises both: a missing one fails rather than passing on less.
 foreach(cc gcc clang)
   if(NOT path_${cc})
     message(FATAL_ERROR "${cc} not found: install it (cmake/install-deps.sh does)")

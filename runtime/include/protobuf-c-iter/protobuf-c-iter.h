@@ -91,8 +91,8 @@
  *    levels (or the `max_depth` option's).
  *
  * Semantics are those of protobuf_c_message_unpack() from protobuf-c 1.4.1,
- * except where that function contradicts the protobuf specification; the
- * README lists each deviation.
+ * except where that function contradicts the protobuf specification;
+ * docs/compat.md lists each deviation.
  */
 #ifndef PROTOBUF_C_ITER_H
 #define PROTOBUF_C_ITER_H

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# docs.check: the documentation says what the tree holds.
+#   - every relative link in README.md, docs/*.md and bench/README.md names a
+#     file that exists, and its #anchor (if any) a heading of that file;
+#   - every code block after a `<!-- from: PATH -->` line is made of lines of
+#     PATH (an example or test source), so README's snippets are code that
+#     builds and runs;
+#   - the Quick start's commands are executable scripts of the tree, and CI
+#     (.ci/run) runs its test command;
+#   - every x__iter_* function the pages name is one the plugin generates (in
+#     the golden header of a test proto).
+#   tests/docs/check.sh [SOURCE_DIR]
+set -uo pipefail
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+cd "$root" || exit 2
+pages=(README.md docs/*.md bench/README.md)
+failures=0
+fail() {
+  echo "docs.check: $*" >&2
+  failures=$((failures + 1))
+}
+
+# GitHub's anchor for each heading of markdown file $1, one a line: lower
+# case, punctuation but '-' and '_' dropped, spaces as '-'.
+anchors() {
+  grep -E '^#{1,6} ' "$1" | sed -E 's/^#+ +//' | tr 'A-Z' 'a-z' |
+    sed -E 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+
+# Links: [text](target), skipping code blocks and absolute URLs.
+for page in "${pages[@]}"; do
+  dir=$(dirname "$page")
+  while IFS= read -r target; do
+    path=${target%%#*}
+    anchor=
+    [[ $target == *'#'* ]] && anchor=${target#*#}
+    if [[ -z $path ]]; then
+      file=$page
+    else
+      file=$dir/$path
+      if [[ ! -e $file ]]; then
+        fail "$page: link to $target: no $file"
+        continue
+      fi
+    fi
+    if [[ -n $anchor ]]; then
+      if [[ $file != *.md ]]; then
+        fail "$page: link to $target: an anchor into a file that is not markdown"
+      elif ! anchors "$file" | grep -qxF "$anchor"; then
+        fail "$page: link to $target: no heading '#$anchor' in $file"
+      fi
+    fi
+  done < <(awk '/^```/ { code = !code; next } !code' "$page" |
+             grep -oE '\]\([^)[:space:]]+\)' | sed -E 's/^\]\((.*)\)$/\1/' |
+             grep -vE '^[a-z]+:')
+done
+
+# Snippets: each line of the block after `<!-- from: PATH -->` is a line of
+# PATH (trailing blanks aside).
+for page in "${pages[@]}"; do
+  while IFS=$'\t' read -r source lineno; do
+    if [[ ! -f $source ]]; then
+      fail "$page:$lineno: snippet from $source: no such file"
+      continue
+    fi
+    awk -v start="$lineno" 'NR > start && /^```/ { if (open) exit; open = 1; next }
+                            open' "$page" | sed -E 's/[[:space:]]+$//' |
+      while IFS= read -r line; do
+        [[ -z $line ]] && continue
+        if ! sed -E 's/[[:space:]]+$//' "$source" | grep -qxF -- "$line"; then
+          echo "docs.check: $page:$lineno: snippet line not in $source: $line" >&2
+          echo x
+        fi
+      done | grep -q x && failures=$((failures + 1))
+  done < <(grep -nE '^<!-- from: [^ ]+ -->$' "$page" |
+             sed -E 's/^([0-9]+):<!-- from: ([^ ]+) -->$/\2\t\1/')
+done
+
+# The Quick start: its block's commands are executable scripts here, and CI
+# runs the last of them (the tests).
+quick=$(awk '/^## Quick start/ { in_section = 1; next }
+             in_section && /^## / { exit }
+             in_section && /^```/ { if (open) exit; open = 1; next }
+             in_section && open' README.md)
+if [[ -z $quick ]]; then
+  fail "README.md: no commands under '## Quick start'"
+else
+  while IFS= read -r command; do
+    [[ -x ${command%% *} ]] || fail "README.md: Quick start command '$command' is not an executable script of the tree"
+  done <<< "$quick"
+  test_command=$(tail -n 1 <<< "$quick")
+  grep -qxE "(\./)?${test_command}" .ci/run ||
+    fail "README.md: .ci/run does not run the Quick start's test command '$test_command'"
+fi
+
+# Generated function names: x__iter_NAME in the pages, defined for some
+# message of the golden headers.
+for name in $(cat "${pages[@]}" | grep -oE '\bx__iter_[a-z_]+' | sort -u); do
+  suffix=${name#x__iter_}
+  grep -qE "[a-z0-9_]__iter_${suffix}\b" tests/golden/*.pb-iter.h tests/golden/*.pb-iter.c ||
+    fail "$name is named in the docs, but no golden file defines a *__iter_${suffix}"
+done
+
+if ((failures > 0)); then
+  echo "docs.check: $failures problem(s)" >&2
+  exit 1
+fi
+echo "docs.check: ${#pages[@]} pages: links, snippets, Quick start and function names agree with the tree"
