@@ -8,7 +8,9 @@
 #   - the Quick start's commands are executable scripts of the tree, and CI
 #     (.ci/run) runs its test command;
 #   - every x__iter_* function the pages name is one the plugin generates (in
-#     the golden header of a test proto).
+#     the golden header of a test proto);
+#   - README's and docs/benchmark.md's benchmark sections are what
+#     bench/publish.sh writes from the committed report.
 #   tests/docs/check.sh [SOURCE_DIR]
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -100,6 +102,25 @@ for name in $(cat "${pages[@]}" | grep -oE '\bx__iter_[a-z_]+' | sort -u); do
   grep -qE "[a-z0-9_]__iter_${suffix}\b" tests/golden/*.pb-iter.h tests/golden/*.pb-iter.c ||
     fail "$name is named in the docs, but no golden file defines a *__iter_${suffix}"
 done
+
+# The published benchmark: README's speed-ups and docs/benchmark.md are what
+# bench/publish.sh writes from the committed bench/results/report.md.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/docs"
+cp README.md "$scratch/" && cp docs/benchmark.md "$scratch/docs/"
+if ! bench/publish.sh bench/results/report.md "$scratch" > /dev/null; then
+  fail "bench/publish.sh failed on bench/results/report.md"
+else
+  for page in README.md docs/benchmark.md; do
+    cmp -s "$page" "$scratch/$page" ||
+      fail "$page is not what bench/publish.sh writes from bench/results/report.md (run it)"
+  done
+  grep -qE "^On the bench's [0-9]+ inputs it decodes [0-9.]+-[0-9.]+x" README.md ||
+    fail "README.md: no speed-up sentence between the bench-headline markers"
+  grep -qE '^[|] input [|] vs protobuf-c malloc [|]' README.md ||
+    fail "README.md: no speed-up table between the bench-report markers"
+fi
 
 if ((failures > 0)); then
   echo "docs.check: $failures problem(s)" >&2
