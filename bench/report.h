@@ -71,6 +71,10 @@ class RaceReporter : public benchmark::ConsoleReporter {
   };
   // rounds mode: the median over rounds of a / b, each round's pair.
   double PairedRatio(const Result& a, const Result& b) const;
+  // The rate of sizing then decoding (size, then unpack, one call each) over
+  // other's: in rounds mode, the median of the rounds' ratios.
+  double SizedRatio(const Result& unpack, const Result& size,
+                    const Result& other) const;
   bool WriteSamples(const std::string& path) const;
 
   // Keyed by the benchmark's name, "<family>/<input>".
