@@ -125,22 +125,16 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
   return count_run(key, key_end, end);
 }
 
-/* pbci_grow_run for an array that holds elements. Room its header records
- * (left by an earlier occurrence of a merged message, or an earlier call)
- * is taken without counting the run: the elements fill it, and the one
- * that finds it full counts the rest of the run, which the sizer replays
- * alike. Otherwise the elements move. Apart, so that the usual first
- * growth (nothing to move) makes no call (docs/design.md). */
+/* pbci_grow_run for a full array of *n elements whose header records no
+ * room beyond `real` (its capacity): the elements move to a new array for
+ * the run starting here. Apart, so that the usual first growth (nothing to
+ * move) makes no call (docs/design.md). */
 static PBCI_NOINLINE void *grow_moving(PbciArena *a, void *array,
-                                       const size_t *n, size_t *cap,
-                                       size_t elem_size, const uint8_t *key,
+                                       const size_t *n, size_t real,
+                                       size_t *cap, size_t elem_size,
+                                       const uint8_t *key,
                                        const uint8_t *key_end,
                                        const uint8_t *end) {
-  const size_t real = real_capacity(array, *n, *cap, n);
-  if (real > *n) {
-    *cap = real;
-    return array;
-  }
   return move_to(a, array, *n, real, cap, *n + count_run(key, key_end, end),
                  elem_size, n);
 }
@@ -149,7 +143,16 @@ void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end) {
   if (*n != 0) {
-    return grow_moving(a, array, n, cap, elem_size, key, key_end, end);
+    /* Room its header records (left by an earlier occurrence of a merged
+     * message, or an earlier call) is taken without counting the run, and
+     * without a call: the elements fill it, and the one that finds it full
+     * counts the rest of the run, which the sizer replays alike. */
+    const size_t real = real_capacity(array, *n, *cap, n);
+    if (real > *n) {
+      *cap = real;
+      return array;
+    }
+    return grow_moving(a, array, n, real, cap, elem_size, key, key_end, end);
   }
   return grow_to(a, array, 0, cap, count_run(key, key_end, end), elem_size,
                  n);
