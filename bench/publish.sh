@@ -9,13 +9,11 @@ report=$1
 root=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 [[ -f $report ]] || { echo "publish: no report $report" >&2; exit 1; }
 
-begin='<!-- bench-report:begin -->'
-end='<!-- bench-report:end -->'
-# Replaces what lies between the markers of file $1 with the output of the
-# command after it.
+# Replaces what lies between the lines <!-- $1:begin --> and <!-- $1:end -->
+# of file $2 with the output of the command after them.
 replace_between_markers() {
-  local file=$1 tmp body
-  shift
+  local begin="<!-- $1:begin -->" end="<!-- $1:end -->" file=$2 tmp body
+  shift 2
   if ! grep -qxF "$begin" "$file" || ! grep -qxF "$end" "$file"; then
     echo "publish: $file lacks the lines $begin and $end" >&2
     exit 1
@@ -90,8 +88,6 @@ ranges() {
       print line "."
     }' "$report"
 }
-replace_between_markers "$root/docs/benchmark.md" full_report
-replace_between_markers "$root/README.md" headline
-begin='<!-- bench-headline:begin -->'
-end='<!-- bench-headline:end -->'
-replace_between_markers "$root/README.md" ranges
+replace_between_markers bench-report "$root/docs/benchmark.md" full_report
+replace_between_markers bench-report "$root/README.md" headline
+replace_between_markers bench-headline "$root/README.md" ranges
