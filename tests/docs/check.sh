@@ -65,15 +65,11 @@ for page in "${pages[@]}"; do
       fail "$page:$lineno: snippet from $source: no such file"
       continue
     fi
-    awk -v start="$lineno" 'NR > start && /^```/ { if (open) exit; open = 1; next }
-                            open' "$page" | sed -E 's/[[:space:]]+$//' |
-      while IFS= read -r line; do
-        [[ -z $line ]] && continue
-        if ! sed -E 's/[[:space:]]+$//' "$source" | grep -qxF -- "$line"; then
-          echo "docs.check: $page:$lineno: snippet line not in $source: $line" >&2
-          echo x
-        fi
-      done | grep -q x && failures=$((failures + 1))
+    missing=$(awk -v start="$lineno" 'NR > start && /^```/ { if (open) exit; open = 1; next }
+                                      open' "$page" | sed -E 's/[[:space:]]+$//' |
+                grep -v '^$' | grep -vxF -f <(sed -E 's/[[:space:]]+$//' "$source"))
+    [[ -z $missing ]] ||
+      fail "$page:$lineno: snippet lines not in $source:"$'\n'"$missing"
   done < <(grep -nE '^<!-- from: [^ ]+ -->$' "$page" |
              sed -E 's/^([0-9]+):<!-- from: ([^ ]+) -->$/\2\t\1/')
 done
