@@ -661,12 +661,16 @@ TEST(Api, ResultIsAnOrdinaryProtobufCMessage) {
 }
 
 TEST(Api, StrerrorNamesEveryCode) {
-  const ptrdiff_t codes[] = {
-      PROTOBUF_C_ITER_ERR_MALFORMED,        PROTOBUF_C_ITER_ERR_NO_MEMORY,
-      PROTOBUF_C_ITER_ERR_MISSING_REQUIRED, PROTOBUF_C_ITER_ERR_DEPTH,
-      PROTOBUF_C_ITER_ERR_ALIGNMENT,        PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT,
-      PROTOBUF_C_ITER_ERR_BAD_UTF8,         PROTOBUF_C_ITER_ERR_IO,
-      PROTOBUF_C_ITER_ERR_TOO_LARGE};
+  const ptrdiff_t codes[] = {PROTOBUF_C_ITER_ERR_MALFORMED,
+                             PROTOBUF_C_ITER_ERR_NO_MEMORY,
+                             PROTOBUF_C_ITER_ERR_MISSING_REQUIRED,
+                             PROTOBUF_C_ITER_ERR_DEPTH,
+                             PROTOBUF_C_ITER_ERR_ALIGNMENT,
+                             PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT,
+                             PROTOBUF_C_ITER_ERR_BAD_UTF8,
+                             PROTOBUF_C_ITER_ERR_IO,
+                             PROTOBUF_C_ITER_ERR_TOO_LARGE,
+                             PROTOBUF_C_ITER_ERR_WORK_LIMIT};
   std::set<std::string> texts;
   for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
     EXPECT_EQ(codes[i], -static_cast<ptrdiff_t>(i) - 1) << "codes are -1, -2, ... in order";
@@ -674,7 +678,7 @@ TEST(Api, StrerrorNamesEveryCode) {
     EXPECT_NE(text, "unknown error") << codes[i];
     EXPECT_TRUE(texts.insert(text).second) << codes[i] << " shares its text: " << text;
   }
-  EXPECT_STREQ(protobuf_c_iter_strerror(-10), "unknown error");
+  EXPECT_STREQ(protobuf_c_iter_strerror(-11), "unknown error");
   EXPECT_STREQ(protobuf_c_iter_strerror(0), "success");
   EXPECT_STREQ(protobuf_c_iter_strerror(4096), "success");
   EXPECT_STREQ(protobuf_c_iter_strerror(-100), "unknown error");

@@ -9,6 +9,7 @@
 // instance is compared with protobuf's merge semantics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <functional>
@@ -18,6 +19,8 @@
 #include <vector>
 
 #include "merge.pb-iter.h"
+#include "protobuf-c-iter/internal/decode.h"
+#include "runtime.h"  // pbci_measure_top, for the sizer's work
 #include "scalars3.pb-iter.h"
 #include "support/iter_check.h"
 #include "support/pbc_compare.h"
@@ -319,6 +322,121 @@ TEST(Merge, AStructCopyNeverWritesIntoTheOriginalsArray) {
   const int32_t want_msg[] = {1, 2, 3, 5}, want_copy[] = {1, 2, 3, 4};
   EXPECT_EQ(std::memcmp(msg.list, want_msg, sizeof want_msg), 0);
   EXPECT_EQ(std::memcmp(copy.list, want_copy, sizeof want_copy), 0);
+}
+
+// ---- the sizer's work limit ----
+//
+// An exact sizer must find every occurrence of each merged instance. Its
+// search re-reads the fields between its parents' occurrences, once per
+// merged instance, so an input can make it read (merged instances) x
+// (fields between) fields: the "self tree" below, two copies of a tree of
+// sub-messages far apart. unpacked_size counts those reads against
+// PROTOBUF_C_ITER_SIZE_WORK per byte and stops with WORK_LIMIT there.
+
+// A tree of All3 through its two singular self fields, f_self and the
+// oneof's c_self, `depth` levels deep.
+std::string SelfTree(int depth) {
+  if (depth == 0) return "";
+  const std::string t = SelfTree(depth - 1);
+  return LenField(18, t) + LenField(47, t);
+}
+
+// Two copies of SelfTree(depth) with `between` one-byte fields between
+// them: every instance of the tree is merged from both copies.
+std::string SelfTreesApart(int depth, int between) {
+  std::string in = SelfTree(depth);
+  for (int i = 0; i < between; i++) in += VarintField(1, 1);
+  return in + SelfTree(depth);
+}
+
+// The limit on an input of `len` bytes, as protobuf-c-iter.h states it.
+size_t WorkLimit(size_t len) {
+  return PROTOBUF_C_ITER_SIZE_WORK * std::max<size_t>(len, 64 * 1024);
+}
+
+// The reads the search for merged occurrences makes sizing `in` as a `t`
+// when it may make `work` of them; sets *code to what sizing returns.
+size_t SizingWork(const ProtobufCIterType& t, const std::string& in,
+                  size_t work, ptrdiff_t* code) {
+  PbciSize size = {};
+  size.work = work;
+  size.ctx.data = Data(in);
+  size.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
+  *code = pbci_measure_top(t.impl, Data(in), Data(in) + in.size(), &size);
+  return work - size.work;
+}
+
+TEST(WorkLimit, SizingStopsAtTheLimitOnMergesFarApart) {
+  const std::string in = SelfTreesApart(9, 10000);
+  ptrdiff_t code;
+  // Without a limit the search reads about 1,000 instances x 10,000 fields:
+  // more than the limit, which is what the limit is for.
+  const size_t unlimited =
+      SizingWork(iter__test3__all3__iter_type, in, SIZE_MAX, &code);
+  ASSERT_EQ(code, 0);
+  ASSERT_GT(unlimited, WorkLimit(in.size()));
+  // With it, the search stops after exactly the limit's reads.
+  EXPECT_EQ(
+      SizingWork(iter__test3__all3__iter_type, in, WorkLimit(in.size()), &code),
+      WorkLimit(in.size()));
+  EXPECT_EQ(code, PROTOBUF_C_ITER_ERR_WORK_LIMIT);
+  // So does the generated sizer, with a status that says so.
+  EXPECT_EQ(iter__test3__all3__iter_unpacked_size(Data(in), in.size()),
+            PROTOBUF_C_ITER_ERR_WORK_LIMIT);
+  ProtobufCIterStatus st;
+  EXPECT_EQ(iter__test3__all3__iter_unpacked_size_ex(Data(in), in.size(),
+                                                     nullptr, &st),
+            PROTOBUF_C_ITER_ERR_WORK_LIMIT);
+  EXPECT_EQ(st.code, PROTOBUF_C_ITER_ERR_WORK_LIMIT);
+  EXPECT_STREQ(st.message, "sizing work limit reached");
+  EXPECT_LT(st.offset, in.size());
+  // The way on: unpack into a buffer of the bound, in linear time.
+  const size_t bound = iter__test3__all3__iter_unpacked_size_bound(in.size());
+  Block buf(bound);
+  const ptrdiff_t used = iter__test3__all3__iter_unpack(Data(in), in.size(),
+                                                        buf.bytes.get(), bound);
+  ASSERT_GT(used, 0);
+  // Without the limit the sizer is exact: DecodeWithIter sizes again with
+  // PROTOBUF_C_ITER_NO_WORK_LIMIT, unpacks into exactly that and one byte
+  // less, and compares.
+  std::string problems;
+  IterResult r = DecodeWithIter(TypeNamed("iter.test3.All3"), in, &problems);
+  EXPECT_EQ(problems, "");
+  EXPECT_TRUE(r.work_limited);
+  EXPECT_EQ(r.code, used);
+  EXPECT_EQ(
+      CheckMerged(TypeNamed("iter.test3.All3"), {SelfTree(4), SelfTree(4)}),
+      "");
+}
+
+// Inputs not built against the sizer stay well below the limit:
+// concatenated copies of a message with nested singular sub-messages, and
+// each adversarial shape above. (Merging M instances from copies F fields
+// apart reads about M x F fields: the limit allows 16 per byte.)
+TEST(WorkLimit, OrdinaryMergesStayWellBelowIt) {
+  ptrdiff_t code;
+  for (int copies : {2, 3, 10}) {
+    std::string in;
+    for (int i = 0; i < copies; i++) in += SelfTree(12);
+    const size_t work =
+        SizingWork(iter__test3__all3__iter_type, in, SIZE_MAX, &code);
+    ASSERT_EQ(code, 0);
+    EXPECT_LE(2 * work, WorkLimit(in.size())) << copies << " copies: " << work;
+  }
+  // Two copies of a message with 510 nested singular sub-messages and 500
+  // scalars: about 2 x 510 x 500 reads.
+  const std::string in = SelfTreesApart(8, 500);
+  EXPECT_LE(2 * SizingWork(iter__test3__all3__iter_type, in, SIZE_MAX, &code),
+            WorkLimit(in.size()));
+  ASSERT_EQ(code, 0);
+  for (const Shape& s : Shapes()) {
+    std::string shape;
+    for (int i = 0; i < 20000; i++) shape += s.occurrence(i);
+    const size_t work =
+        SizingWork(*TypeNamed(s.type).iter_type, shape, SIZE_MAX, &code);
+    ASSERT_EQ(code, 0) << s.name;
+    EXPECT_LE(2 * work, WorkLimit(shape.size())) << s.name << ": " << work;
+  }
 }
 
 }  // namespace

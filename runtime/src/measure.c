@@ -34,6 +34,7 @@ typedef struct PbciLevel {
                               known: nothing after it is read */
   const struct PbciLevel *outer; /* the level that gave that range, waiting;
                                     NULL: a single range */
+  PbciSize *size;                /* whose work limit the scan counts down */
 } Level;
 
 /* The field of `type` numbered by `tag` when it is a member of `group`,
@@ -47,9 +48,10 @@ PBCI_INLINE const PbciFieldInfo *group_member(const PbciMessage *type,
 }
 
 /* A level over the ranges `list` (a run) finds, passing its occurrences to
- * fn(ctx, ...), up to the one ending at `last` when that is known. */
+ * fn(ctx, ...), up to the one ending at `last` when that is known; its
+ * reads count against size->work. */
 static Level list_level(const PbciList *list, const uint8_t *last, RangeFn fn,
-                        void *ctx) {
+                        void *ctx, PbciSize *size) {
   Level lv;
   lv.type = list->type;
   lv.group = list->group;
@@ -60,17 +62,25 @@ static Level list_level(const PbciList *list, const uint8_t *last, RangeFn fn,
   lv.end = list->end;
   lv.last = last;
   lv.outer = list->outer;
+  lv.size = size;
   return lv;
 }
 
 /* Scans [p, end), a range of the level above: passes on each occurrence of
- * the level's member; returns PBCI_DECLINED at another member of its group. */
+ * the level's member; returns PBCI_DECLINED at another member of its group.
+ * These are the reads that can exceed the input's length many times over
+ * (a merged instance's list may resume its parents' lists over everything
+ * between their occurrences), so each counts against the work limit. */
 static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
   lv->end = end;
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
     ptrdiff_t r;
+    if (lv->size->work == 0) {
+      return pbci_fail(&lv->size->ctx, PROTOBUF_C_ITER_ERR_WORK_LIMIT, p, end);
+    }
+    lv->size->work--;
     /* The owning message validated this range before its runs are sized. */
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
@@ -110,11 +120,11 @@ static ptrdiff_t level_resume(const Level *from, Level *below) {
  * up to the one ending at `last` when that is known (not NULL); stops at
  * the first negative result and returns it, else returns 0. */
 static ptrdiff_t list_each(const PbciList *list, const uint8_t *last,
-                           RangeFn fn, void *ctx) {
+                           RangeFn fn, void *ctx, PbciSize *size) {
   Level lv;
   ptrdiff_t r;
   if (list->type == NULL) return fn(ctx, list->p, list->end, NULL);
-  lv = list_level(list, last, fn, ctx);
+  lv = list_level(list, last, fn, ctx, size);
   r = level_scan(&lv, list->p, list->end);
   if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
   return r == PBCI_DECLINED ? 0 : r;
@@ -228,7 +238,7 @@ static ptrdiff_t size_group(const PbciMessage *type, uint32_t group,
   g.member = 0;
   g.size = size;
   g.depth = depth;
-  return list_each(list, last, group_range, &g);
+  return list_each(list, last, group_range, &g, size);
 }
 
 /* Whether the sizes so far stay within PTRDIFF_MAX, as every allocation
@@ -556,7 +566,8 @@ static ptrdiff_t size_first_run(const PbciMessage *type, const PbciRun *run,
     child = run_list(type, fi, run->key, run->end, NULL);
   } else {
     PbciField f;
-    after_first = list_level(list, last, NULL, NULL); /* level_resume sets fn */
+    /* level_resume sets fn */
+    after_first = list_level(list, last, NULL, NULL, size);
     after_first.next = pbci_next_field(list->p, list->end, &f);
     if (after_first.next == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
     child = run_list(type, fi, run->key, run->end, &after_first);
@@ -586,7 +597,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
   /* Its own fields first, which checks every occurrence; then each group's
    * runs, whose lists read the occurrences again. */
   m.last = NULL;
-  r = list_each(list, NULL, size_range, &m);
+  r = list_each(list, NULL, size_range, &m, size);
   if (r < 0) return r;
   for (g = 0; g < type->n_groups; g++) {
     const PbciRun *run = &runs[g];

@@ -99,6 +99,8 @@ const char *protobuf_c_iter_strerror(ptrdiff_t code) {
       return "read error";
     case PROTOBUF_C_ITER_ERR_TOO_LARGE:
       return "message too large";
+    case PROTOBUF_C_ITER_ERR_WORK_LIMIT:
+      return "sizing work limit reached";
     default:
       return code >= 0 ? "success" : "unknown error";
   }

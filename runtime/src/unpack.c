@@ -6,7 +6,7 @@
 
 #define PBCI_KNOWN_FLAGS                                         \
   (PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 | \
-   PROTOBUF_C_ITER_DISCARD_UNKNOWN)
+   PROTOBUF_C_ITER_DISCARD_UNKNOWN | PROTOBUF_C_ITER_NO_WORK_LIMIT)
 
 static ptrdiff_t ctx_init(PbciCtx *ctx, const uint8_t *data,
                           const ProtobufCIterOptions *opts,
@@ -112,6 +112,17 @@ ptrdiff_t protobuf_c_iter_unpack_merge(const ProtobufCIterType *type, void *msg,
   return unpack(type->impl, msg, data, len, buf, buf_size, opts, status);
 }
 
+/* The fields the sizer may read looking for merged occurrences in an
+ * input of `len` bytes (PROTOBUF_C_ITER_SIZE_WORK), saturating. */
+static size_t work_limit(size_t len, uint32_t flags) {
+  const size_t floor = (size_t)64 * 1024;
+  if (flags & PROTOBUF_C_ITER_NO_WORK_LIMIT) return SIZE_MAX;
+  if (len < floor) len = floor;
+  return len > SIZE_MAX / PROTOBUF_C_ITER_SIZE_WORK
+             ? SIZE_MAX
+             : len * PROTOBUF_C_ITER_SIZE_WORK;
+}
+
 /* The size decoding needs, with the context size->ctx. */
 static ptrdiff_t measure(const PbciMessage *type, const uint8_t *data,
                          size_t len, PbciSize *size) {
@@ -119,6 +130,7 @@ static ptrdiff_t measure(const PbciMessage *type, const uint8_t *data,
   if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
   size->lo = 0;
   size->hi = 0;
+  size->work = work_limit(len, size->ctx.flags);
   r = pbci_measure_top(type, data, pbci_end(data, len), size);
   return r == 0 ? (ptrdiff_t)(size->lo + size->hi) : r;
 }

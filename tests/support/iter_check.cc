@@ -73,12 +73,23 @@ ptrdiff_t UnpackRejected(const IterType& t, const std::string& bytes,
 IterResult DecodeWithIter(const IterType& t, const std::string& bytes,
                           std::string* problems, Faults faults) {
   IterResult r;
+  // Sizing that stops at its work limit (an input built against the sizer)
+  // is sized again without it: that figure, exact, is what unpack uses.
+  const ProtobufCIterOptions unlimited = {PROTOBUF_C_ITER_NO_WORK_LIMIT, 0};
+  const ProtobufCIterOptions* sizing = nullptr;
   r.unpacked_size = t.unpacked_size(Data(bytes), bytes.size());
+  if (r.unpacked_size == PROTOBUF_C_ITER_ERR_WORK_LIMIT) {
+    r.work_limited = true;
+    sizing = &unlimited;
+    r.unpacked_size = protobuf_c_iter_unpacked_size(
+        t.iter_type, Data(bytes), bytes.size(), sizing, nullptr);
+  }
   if (r.unpacked_size < 0) {
     // In a buffer of the bound, which every input fits, unpack fails too,
     // not for memory. With one fault, both report it.
     ProtobufCIterStatus sized, unpacked;
-    protobuf_c_iter_unpacked_size(t.iter_type, Data(bytes), bytes.size(), nullptr, &sized);
+    protobuf_c_iter_unpacked_size(t.iter_type, Data(bytes), bytes.size(),
+                                  sizing, &sized);
     r.code = UnpackRejected(t, bytes, nullptr, &unpacked, &r.buffer);
     if (r.code >= 0 || r.code == PROTOBUF_C_ITER_ERR_NO_MEMORY || sized.code != r.unpacked_size ||
         (faults == Faults::kOne && r.code != r.unpacked_size)) {

@@ -59,7 +59,10 @@ struct ExactBuffer {
 
 // The result of decoding with the generated decoder.
 struct IterResult {
-  ptrdiff_t unpacked_size = 0;  // what x__iter_unpacked_size said
+  ptrdiff_t unpacked_size = 0;  // what x__iter_unpacked_size said, or
+                                // without the work limit where it
+                                // stopped at that (work_limited)
+  bool work_limited = false;
   ptrdiff_t code = 0;           // what x__iter_unpack returned
   std::unique_ptr<ExactBuffer> buffer;
   const ProtobufCMessage* message() const {

@@ -75,6 +75,8 @@ std::string CheckOptions(const IterType& t, const std::string& bytes, const Iter
   ProtobufCIterOptions o = {};
   o.flags = selector & 7;
   o.max_depth = (selector >> 3) & 7;
+  // Sized as the plain decode was (DecodeWithIter).
+  if (plain.work_limited) o.flags |= PROTOBUF_C_ITER_NO_WORK_LIMIT;
   const std::string tag = "options " + std::to_string(o.flags) + "/" +
                           std::to_string(o.max_depth) + ": ";
   std::string p;

@@ -26,7 +26,9 @@
  *       The exact number of bytes x__iter_unpack needs for `data`, or a
  *       negative error code when x__iter_unpack would fail for a reason other
  *       than PROTOBUF_C_ITER_ERR_NO_MEMORY. It returns NO_MEMORY itself only
- *       when the size would exceed PTRDIFF_MAX.
+ *       when the size would exceed PTRDIFF_MAX, and
+ *       PROTOBUF_C_ITER_ERR_WORK_LIMIT for an input built to make exact
+ *       sizing take more than linear time. Time: linear in `len`.
  *
  *   size_t x__iter_unpacked_size_bound(size_t len);
  *       At least x__iter_unpacked_size(_ex) of any input of `len` bytes,
@@ -153,11 +155,31 @@ extern "C" {
  * reader's limit (stream.h). */
 #define PROTOBUF_C_ITER_ERR_TOO_LARGE (-9)
 
+/* x__iter_unpacked_size(_ex) stopped at its work limit without a size:
+ * finding the occurrences of sub-messages merged inside other merged
+ * sub-messages would have read more than PROTOBUF_C_ITER_SIZE_WORK fields
+ * per byte of input (an input built for it; see docs/SECURITY.md). The
+ * input may be valid or not: x__iter_unpack into a buffer of
+ * x__iter_unpacked_size_bound(len) bytes decodes it in linear time, or
+ * reports its fault. Only the sizer returns it; the
+ * PROTOBUF_C_ITER_NO_WORK_LIMIT option lifts the limit. */
+#define PROTOBUF_C_ITER_ERR_WORK_LIMIT (-10)
+
 /* The deepest sub-message nesting accepted by default: the top-level message is level 0,
  * its sub-messages level 1, and a sub-message at level 101 is rejected with
  * PROTOBUF_C_ITER_ERR_DEPTH. Map entries count as a level, as they are
  * messages on the wire. libprotobuf and upb use the same default. */
 #define PROTOBUF_C_ITER_MAX_DEPTH 100
+
+/* The sizer's work limit: x__iter_unpacked_size(_ex) reads at most this
+ * many fields per byte of input (counting inputs shorter than 64 KiB as
+ * 64 KiB) while it looks for the occurrences of merged sub-messages, else
+ * it stops with PROTOBUF_C_ITER_ERR_WORK_LIMIT. Sizing any input then
+ * takes time linear in its length. Inputs that are not built for it stay
+ * well below: copies of a message with 32,766 nested singular
+ * sub-messages, concatenated, read 4.5 fields per byte, and messages with
+ * fewer, less. */
+#define PROTOBUF_C_ITER_SIZE_WORK 16
 
 /* The alignment `buf` must have: that of max_align_t. Declare buffers with
  * PROTOBUF_C_ITER_BUFFER, malloc them, or use alignas(max_align_t). */
@@ -263,6 +285,13 @@ static inline size_t protobuf_c_iter_size_bound(size_t len, size_t k,
  * them in `base.unknown_fields`; they take no room in `buf`. A merge keeps
  * the unknown fields the message already has. */
 #define PROTOBUF_C_ITER_DISCARD_UNKNOWN 0x4u
+
+/* x__iter_unpacked_size_ex: size without the work limit (never
+ * PROTOBUF_C_ITER_ERR_WORK_LIMIT). Then sizing an input built against it
+ * takes time up to its merged sub-messages times the fields between their
+ * occurrences (docs/SECURITY.md): for trusted input only. unpack ignores
+ * it. */
+#define PROTOBUF_C_ITER_NO_WORK_LIMIT 0x8u
 
 typedef struct ProtobufCIterOptions {
   /* PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 |

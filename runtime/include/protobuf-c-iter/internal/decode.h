@@ -151,6 +151,8 @@ typedef struct PbciArena {
 typedef struct PbciSize {
   size_t lo;
   size_t hi;
+  size_t work; /* fields the search for merged occurrences may still read
+                  (PROTOBUF_C_ITER_SIZE_WORK) */
   PbciCtx ctx;
 } PbciSize;
 
