@@ -20,7 +20,8 @@
 # JOBS (default: nproc). Each entry builds in build/compat-<entry>. Without
 # the tarballs, entries B-D print "SKIPPED" and do not fail. The build steps
 # are those of the tarballs' build-protobuf.sh, except that abseil is built
-# once for both protobuf releases, and without optimisation.
+# once for both protobuf releases, without optimisation, and protobuf with
+# precompiled headers (protobuf-pch.cmake).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 third_party=${PBCI_THIRD_PARTY:-$root/../shared/third_party}
@@ -60,10 +61,14 @@ cpp_args=(
   -DBUILD_SHARED_LIBS=OFF -DCMAKE_INSTALL_LIBDIR=lib
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 
-# The first 12 hex digits of the hash of the given files' contents and the
-# build flags.
+# protobuf's libraries with precompiled headers (see the file).
+pch=$root/tests/compat/protobuf-pch.cmake
+
+# The first 12 hex digits of the hash of the given files' contents, the
+# build flags and the precompiled headers.
 key() {
-  { (cd "$third_party" && cat "$@"); echo "${cpp_args[*]}"; } | sha256sum | cut -c1-12
+  { (cd "$third_party" && cat "$@"); echo "${cpp_args[*]}"; cat "$pch"; } |
+    sha256sum | cut -c1-12
 }
 
 # Builds into $1 by running the rest of the arguments, unless a complete
@@ -121,7 +126,7 @@ build_protobuf() {
     "$(protobuf_prefix "$1")" "${cpp_args[@]}" -DCMAKE_PREFIX_PATH="$(absl_prefix)" \
     -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_CONFORMANCE=OFF \
     -Dprotobuf_BUILD_EXAMPLES=OFF -Dprotobuf_LOCAL_DEPENDENCIES_ONLY=ON \
-    -Dprotobuf_WITH_ZLIB=OFF -Dprotobuf_INSTALL=ON
+    -Dprotobuf_WITH_ZLIB=OFF -Dprotobuf_INSTALL=ON -DCMAKE_PROJECT_INCLUDE="$pch"
 }
 
 # protobuf-c 1.5.2 (libprotobuf-c and protoc-gen-c; its CMake build lives in
