@@ -68,19 +68,28 @@ static Level list_level(const PbciList *list, const uint8_t *last, RangeFn fn,
 
 /* Scans [p, end), a range of the level above: passes on each occurrence of
  * the level's member; returns PBCI_DECLINED at another member of its group.
- * These are the reads that can exceed the input's length many times over
- * (a merged instance's list may resume its parents' lists over everything
- * between their occurrences), so each counts against the work limit. */
-static ptrdiff_t level_scan(Level *lv, const uint8_t *p, const uint8_t *end) {
+ *
+ * A list's first range is read once per run of a group (each run's scan
+ * stops where the next run starts): linear in the input. The scans of a
+ * resumed list are not: a merged instance's list resumes its parents'
+ * lists over everything between their occurrences, once per merged
+ * instance. So the `counted` scans (level_resume's, and the ranges it
+ * hands down) count each field read against the work limit. */
+PBCI_INLINE ptrdiff_t level_scan(Level *lv, const uint8_t *p,
+                                 const uint8_t *end, int counted) {
+  size_t *const work = &lv->size->work;
   lv->end = end;
   while (p < end) {
     PbciField f;
     const PbciFieldInfo *fi;
     ptrdiff_t r;
-    if (lv->size->work == 0) {
-      return pbci_fail(&lv->size->ctx, PROTOBUF_C_ITER_ERR_WORK_LIMIT, p, end);
+    if (counted) {
+      if (*work == 0) {
+        return pbci_fail(&lv->size->ctx, PROTOBUF_C_ITER_ERR_WORK_LIMIT, p,
+                         end);
+      }
+      *work -= 1;
     }
-    lv->size->work--;
     /* The owning message validated this range before its runs are sized. */
     p = pbci_next_field(p, end, &f);
     if (p == NULL) return PROTOBUF_C_ITER_ERR_MALFORMED;
@@ -100,7 +109,7 @@ static ptrdiff_t level_range(void *ctx, const uint8_t *p, const uint8_t *end,
                              const Level *from) {
   Level *below = (Level *)ctx;
   below->outer = from;
-  return level_scan(below, p, end);
+  return level_scan(below, p, end, 1);
 }
 
 /* Goes on with the waiting level `from` after its current occurrence (a
@@ -111,7 +120,7 @@ static ptrdiff_t level_resume(const Level *from, Level *below) {
   ptrdiff_t r;
   lv.fn = level_range;
   lv.ctx = below;
-  r = level_scan(&lv, from->next, from->end);
+  r = level_scan(&lv, from->next, from->end, 1);
   if (r != 0 || from->outer == NULL) return r;
   return level_resume(from->outer, &lv);
 }
@@ -125,7 +134,7 @@ static ptrdiff_t list_each(const PbciList *list, const uint8_t *last,
   ptrdiff_t r;
   if (list->type == NULL) return fn(ctx, list->p, list->end, NULL);
   lv = list_level(list, last, fn, ctx, size);
-  r = level_scan(&lv, list->p, list->end);
+  r = level_scan(&lv, list->p, list->end, 0);
   if (r == 0 && list->outer != NULL) r = level_resume(list->outer, &lv);
   return r == PBCI_DECLINED ? 0 : r;
 }

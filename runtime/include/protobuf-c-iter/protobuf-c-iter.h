@@ -177,7 +177,7 @@ extern "C" {
  * it stops with PROTOBUF_C_ITER_ERR_WORK_LIMIT. Sizing any input then
  * takes time linear in its length. Inputs that are not built for it stay
  * well below: copies of a message with 32,766 nested singular
- * sub-messages, concatenated, read 4.5 fields per byte, and messages with
+ * sub-messages, concatenated, read 4.3 fields per byte, and messages with
  * fewer, less. */
 #define PROTOBUF_C_ITER_SIZE_WORK 16
 
@@ -295,8 +295,8 @@ static inline size_t protobuf_c_iter_size_bound(size_t len, size_t k,
 
 typedef struct ProtobufCIterOptions {
   /* PROTOBUF_C_ITER_ALIAS_BYTES | PROTOBUF_C_ITER_VALIDATE_UTF8 |
-   * PROTOBUF_C_ITER_DISCARD_UNKNOWN; any other bit is
-   * PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
+   * PROTOBUF_C_ITER_DISCARD_UNKNOWN | PROTOBUF_C_ITER_NO_WORK_LIMIT; any
+   * other bit is PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
   uint32_t flags;
   /* The deepest nesting accepted, as PROTOBUF_C_ITER_MAX_DEPTH counts it
    * (0 means that default, 100). Decoding and sizing recurse once per
