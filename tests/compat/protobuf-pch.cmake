@@ -23,14 +23,23 @@ function(_pbci_protobuf_pch)
       <google/protobuf/generated_message_reflection.h>
       <google/protobuf/io/coded_stream.h> <google/protobuf/io/printer.h>
       <google/protobuf/message.h> <google/protobuf/wire_format_lite.h>)
+  # C++ sources only: the upb generators compile C files too.
+  set(lite)
+  foreach(header IN LISTS std absl)
+    list(APPEND lite "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
+  endforeach()
+  set(all ${lite})
+  foreach(header IN LISTS full)
+    list(APPEND all "$<$<COMPILE_LANGUAGE:CXX>:${header}>")
+  endforeach()
   if(TARGET libprotobuf-lite)
-    target_precompile_headers(libprotobuf-lite PRIVATE ${std} ${absl})
+    target_precompile_headers(libprotobuf-lite PRIVATE ${lite})
   endif()
   # The upb generators compile plugin.cc and the like once more each.
   foreach(target IN ITEMS libprotobuf libprotoc protoc-gen-upb
                           protoc-gen-upbdefs protoc-gen-upb_minitable)
     if(TARGET ${target})
-      target_precompile_headers(${target} PRIVATE ${std} ${absl} ${full})
+      target_precompile_headers(${target} PRIVATE ${all})
     endif()
   endforeach()
 endfunction()
