@@ -64,11 +64,10 @@ cpp_args=(
 # protobuf's libraries with precompiled headers (see the file).
 pch=$root/tests/compat/protobuf-pch.cmake
 
-# The first 12 hex digits of the hash of the given files' contents, the
-# build flags and the precompiled headers.
+# The first 12 hex digits of the hash of the given files' contents (in
+# ../shared/third_party, or absolute paths) and the build flags.
 key() {
-  { (cd "$third_party" && cat "$@"); echo "${cpp_args[*]}"; cat "$pch"; } |
-    sha256sum | cut -c1-12
+  { (cd "$third_party" && cat "$@"); echo "${cpp_args[*]}"; } | sha256sum | cut -c1-12
 }
 
 # Builds into $1 by running the rest of the arguments, unless a complete
@@ -118,7 +117,7 @@ build_absl() {
 # protobuf $1 (33.6 or 36.0): libprotobuf, libprotoc, protoc. Its CMake
 # package finds abseil through CMAKE_PREFIX_PATH, which must then name both.
 protobuf_prefix() {
-  echo "$cache/protobuf-$1-$(key "$absl_tgz" "protobuf-$1.tar.gz")"
+  echo "$cache/protobuf-$1-$(key "$absl_tgz" "protobuf-$1.tar.gz" "$pch")"
 }
 build_protobuf() {
   build_absl
