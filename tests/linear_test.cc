@@ -351,7 +351,8 @@ std::string SelfTreesApart(int depth, int between) {
 
 // The limit on an input of `len` bytes, as protobuf-c-iter.h states it.
 size_t WorkLimit(size_t len) {
-  return PROTOBUF_C_ITER_SIZE_WORK * std::max<size_t>(len, 64 * 1024);
+  return PROTOBUF_C_ITER_SIZE_WORK *
+         std::max<size_t>(len, PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN);
 }
 
 // The reads the search for merged occurrences makes sizing `in` as a `t`

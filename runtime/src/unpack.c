@@ -115,9 +115,10 @@ ptrdiff_t protobuf_c_iter_unpack_merge(const ProtobufCIterType *type, void *msg,
 /* The fields the sizer may read looking for merged occurrences in an
  * input of `len` bytes (PROTOBUF_C_ITER_SIZE_WORK), saturating. */
 static size_t work_limit(size_t len, uint32_t flags) {
-  const size_t floor = (size_t)64 * 1024;
   if (flags & PROTOBUF_C_ITER_NO_WORK_LIMIT) return SIZE_MAX;
-  if (len < floor) len = floor;
+  if (len < PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN) {
+    len = PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN;
+  }
   return len > SIZE_MAX / PROTOBUF_C_ITER_SIZE_WORK
              ? SIZE_MAX
              : len * PROTOBUF_C_ITER_SIZE_WORK;

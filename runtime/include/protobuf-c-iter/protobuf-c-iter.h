@@ -172,14 +172,16 @@ extern "C" {
 #define PROTOBUF_C_ITER_MAX_DEPTH 100
 
 /* The sizer's work limit: x__iter_unpacked_size(_ex) reads at most this
- * many fields per byte of input (counting inputs shorter than 64 KiB as
- * 64 KiB) while it looks for the occurrences of merged sub-messages, else
- * it stops with PROTOBUF_C_ITER_ERR_WORK_LIMIT. Sizing any input then
+ * many fields per byte of input (counting inputs shorter than
+ * PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN as that long) while it looks for the
+ * occurrences of merged sub-messages, else it stops with
+ * PROTOBUF_C_ITER_ERR_WORK_LIMIT. Sizing any input then
  * takes time linear in its length. Inputs that are not built for it stay
  * well below: copies of a message with 32,766 nested singular
  * sub-messages, concatenated, read 4.3 fields per byte, and messages with
  * fewer, less. */
 #define PROTOBUF_C_ITER_SIZE_WORK 16
+#define PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN ((size_t)64 * 1024)
 
 /* The alignment `buf` must have: that of max_align_t. Declare buffers with
  * PROTOBUF_C_ITER_BUFFER, malloc them, or use alignas(max_align_t). */
