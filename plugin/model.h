@@ -112,6 +112,11 @@ struct FieldModel {
   std::string packed_label;
   std::string value_label;
   std::vector<struct Prediction> next;
+  // An unpacked repeated string, bytes or scalar (not bool) field whose
+  // key is predicted after each element: its runs are open runs
+  // (pbci_start_run), the elements after the first entering at more_label,
+  // past the array's growth, once pbci_extend_run gave them a slot.
+  std::string more_label;
   // The bytes of its usual key (1 or 2; empty from field number 2048), for
   // the sizer's table (PbciFieldInfo::key).
   std::vector<uint8_t> usual_key;

@@ -69,7 +69,14 @@ void AddPredictions(MessageModel* m) {
     FieldModel* f = by_number[i];
     Prediction p;
     f->usual_key = UsualKey(*f);
-    if (f->repeated && !f->packed && PredictionOf(f, &p)) f->next.push_back(p);
+    if (f->repeated && !f->packed && PredictionOf(f, &p)) {
+      f->next.push_back(p);
+      // A bool's case takes three wire types, whose keys it would have to
+      // tell apart; a message's elements take the low end too.
+      if (f->read != ReadKind::kBool && f->read != ReadKind::kMessage) {
+        f->more_label = "more_" + std::to_string(f->number);
+      }
+    }
     // The next field only: also trying the one after it costs more code
     // than it saves (docs/design.md).
     if (i + 1 < by_number.size() && NextPredictionOf(by_number[i + 1], &p)) {

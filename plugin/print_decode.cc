@@ -62,6 +62,18 @@ void PrintNext(const FieldModel& f, Printer* p) {
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
+    if (next.label == f.label && !f.more_label.empty()) {
+      // The next element of a run: past the growth when it has a slot.
+      vars["more"] = f.more_label;
+      vars["member"] = f.member;
+      vars["count"] = f.count_member;
+      vars["cap"] = f.cap_local;
+      p->Print(vars, R"(        if (msg->$count$ != $cap$ ||
+            pbci_extend_run(arena, msg->$member$, &$cap$, sizeof *msg->$member$)) {
+          goto $more$;
+        }
+)");
+    }
     p->Print(vars, "        goto $label$;\n      }\n");
   }
   p->Print("      break;\n");
@@ -69,12 +81,26 @@ void PrintNext(const FieldModel& f, Printer* p) {
 
 // Before an unpacked element is appended: a full array grows for the run of
 // elements that starts here (see "arrays" in the runtime's decode.h).
-void PrintGrowRun(Printer* p, const Vars& vars) {
-  p->Print(vars, R"(      if (msg->$count$ == $cap$) {
+// An open run's first element opens a new array when its key is the usual
+// one, which the elements after it are predicted by.
+void PrintGrowRun(const FieldModel& f, Vars vars, Printer* p) {
+  if (f.more_label.empty()) {
+    p->Print(vars, R"(      if (msg->$count$ == $cap$) {
         msg->$member$ = pbci_grow_run(arena, msg->$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$, field, p, end);
         if (msg->$member$ == NULL) goto no_memory;
       }
+)");
+    return;
+  }
+  vars["key_len"] = std::to_string(f.usual_key.size());
+  vars["more"] = f.more_label;
+  p->Print(vars, R"(      if (msg->$count$ == $cap$) {
+        msg->$member$ = pbci_start_run(arena, msg->$member$, &msg->$count$, &$cap$,
+            sizeof *msg->$member$, field, p, end, p - field == $key_len$);
+        if (msg->$member$ == NULL) goto no_memory;
+      }
+    $more$:
 )");
 }
 
@@ -190,7 +216,7 @@ void PrintRareElement(const FieldModel& f, Vars vars, Printer* p) {
 
 void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
   PrintLabels(f, vars, p);
-  PrintGrowRun(p, vars);
+  PrintGrowRun(f, vars, p);
   switch (f.read) {
     case ReadKind::kString:
       p->Print(vars, R"(      {

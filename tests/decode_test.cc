@@ -262,6 +262,88 @@ TEST(Arrays, AContiguousRunIsOneExactArray) {
   EXPECT_EQ(m->r_int32[100], 100);
 }
 
+// An open run (strings, bytes and scalars whose elements follow each other
+// with the field's usual key) grows its new array one element at a time
+// where counting would have put it, so that the sizers, which count, agree
+// (pbci_start_run). Each layout below is what counting gives, byte for byte.
+TEST(Arrays, OpenRunsLayOutAsCountedRuns) {
+  const IterType& plain = TypeNamed("iter.merge.Plain");
+  const IterType& outer = TypeNamed("iter.merge.MergeTest");
+  const size_t h = PROTOBUF_C_ITER_ARRAY_HEADER;
+  auto round = [](size_t n) { return (n + 7) & ~size_t{7}; };
+  auto list = [](std::initializer_list<int> values) {
+    std::string s;
+    for (int v : values) s += VarintField(3, static_cast<uint64_t>(v));
+    return s;
+  };
+  // A run alone, of every length up to 9 (4-byte elements: every other
+  // one adds a word): one exact array.
+  for (int k = 1; k <= 9; k++) {
+    std::string in;
+    for (int i = 0; i < k; i++) in += VarintField(3, static_cast<uint64_t>(i));
+    EXPECT_EQ(plain.unpacked_size(Data(in), in.size()),
+              static_cast<ptrdiff_t>(round(sizeof(Iter__Merge__Plain)) + h +
+                                     round(4 * k)));
+    EXPECT_EQ(CheckAgainstProtobufC(plain, in), "") << k;
+  }
+  // Two runs apart: the second moves to a new array of twice the first's
+  // capacity, as a counted array would, although the open one is still the
+  // last thing in the buffer.
+  const std::string apart = list({1, 2, 3}) + VarintField(2, 7) + list({4});
+  EXPECT_EQ(plain.unpacked_size(Data(apart), apart.size()),
+            static_cast<ptrdiff_t>(round(sizeof(Iter__Merge__Plain)) + h +
+                                   round(12) + h + round(4 * 6)));
+  EXPECT_EQ(CheckAgainstProtobufC(plain, apart), "");
+  // The same message again (merged): its run fills the room the moved
+  // array left (6 - 4), and its next element, predicted, finds the array
+  // full and the last thing in the buffer, but not open: it moves to
+  // 2 * 6 elements rather than taking one more slot in place.
+  const std::string merged =
+      LenField(5, apart) + LenField(5, list({5, 6, 7, 8}));
+  EXPECT_EQ(
+      outer.unpacked_size(Data(merged), merged.size()),
+      static_cast<ptrdiff_t>(round(sizeof(Iter__Merge__MergeTest)) +
+                             round(sizeof(Iter__Merge__Plain)) + h + round(12) +
+                             h + round(4 * 6) + h + round(4 * 12)));
+  EXPECT_EQ(CheckAgainstProtobufC(outer, merged), "");
+  {
+    Decoded<Iter__Merge__MergeTest> m("iter.merge.MergeTest", merged);
+    ASSERT_GE(m.code(), 0);
+    ASSERT_EQ(m->plain->n_list, 8u);
+    for (int i = 0; i < 8; i++) EXPECT_EQ(m->plain->list[i], i + 1);
+  }
+  // A key written long (0x98 0x00 for 0x18) is not the usual key: its run
+  // is counted, by its own bytes, and the usual keys after it are another
+  // run; as the second of a run, it ends the open run there.
+  const std::string long_key = Bytes({0x98, 0x00, 0x01});
+  for (const std::string& in :
+       {long_key + list({2, 3}), list({1, 2}) + long_key + list({4}),
+        long_key + long_key + list({3}) + long_key}) {
+    EXPECT_EQ(CheckAgainstProtobufC(plain, in), "") << Hex(in);
+  }
+  // Strings, bytes and 8-byte scalars open runs too (2-byte keys).
+  const IterType& s2 = TypeNamed("iter.test.Scalars2");
+  std::string mixed;
+  for (int i = 0; i < 5; i++) {
+    mixed += LenField(34, std::string(static_cast<size_t>(i * 7), 's'));
+  }
+  for (int i = 0; i < 3; i++)
+    mixed += LenField(35, std::string(static_cast<size_t>(i), 'b'));
+  for (int i = 0; i < 4; i++)
+    mixed += VarintField(22, static_cast<uint64_t>(1) << (9 * i));
+  mixed += LenField(34, "again");
+  EXPECT_EQ(CheckAgainstProtobufC(s2, mixed), "");
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", mixed);
+  ASSERT_GE(m.code(), 0);
+  ASSERT_EQ(m->n_r_string, 6u);
+  EXPECT_STREQ(m->r_string[4], std::string(28, 's').c_str());
+  EXPECT_STREQ(m->r_string[5], "again");
+  ASSERT_EQ(m->n_r_bytes, 3u);
+  EXPECT_EQ(m->r_bytes[2].len, 2u);
+  ASSERT_EQ(m->n_r_int64, 4u);
+  EXPECT_EQ(m->r_int64[3], int64_t{1} << 27);
+}
+
 // Runs of two repeated fields that interleave (a b a b ...) grow their
 // arrays by doubling: the buffer stays linear in the input, where an array
 // of exactly the running length per run would take 4 n^2 bytes (1.6 GB

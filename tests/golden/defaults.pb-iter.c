@@ -100,16 +100,21 @@ ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(3, PBCI_WT_LEN): /* repeated bytes blobs = 3 */
       field_3:
         if (msg->n_blobs == cap_blobs) {
-          msg->blobs = pbci_grow_run(arena, msg->blobs, &msg->n_blobs, &cap_blobs,
-              sizeof *msg->blobs, field, p, end);
+          msg->blobs = pbci_start_run(arena, msg->blobs, &msg->n_blobs, &cap_blobs,
+              sizeof *msg->blobs, field, p, end, p - field == 1);
           if (msg->blobs == NULL) goto no_memory;
         }
+      more_3:
         p = pbci_take_bytes(arena, &msg->blobs[msg->n_blobs], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_blobs++;
         if (p < end && p[0] == 0x1a) {
           field = p;
           p += 1;
+          if (msg->n_blobs != cap_blobs ||
+              pbci_extend_run(arena, msg->blobs, &cap_blobs, sizeof *msg->blobs)) {
+            goto more_3;
+          }
           goto field_3;
         }
         break;
@@ -738,10 +743,11 @@ ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(36, PBCI_WT_LEN): /* repeated string strings = 36 */
       field_36:
         if (msg->n_strings == cap_strings) {
-          msg->strings = pbci_grow_run(arena, msg->strings, &msg->n_strings, &cap_strings,
-              sizeof *msg->strings, field, p, end);
+          msg->strings = pbci_start_run(arena, msg->strings, &msg->n_strings, &cap_strings,
+              sizeof *msg->strings, field, p, end, p - field == 2);
           if (msg->strings == NULL) goto no_memory;
         }
+      more_36:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -751,6 +757,10 @@ ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_strings != cap_strings ||
+              pbci_extend_run(arena, msg->strings, &cap_strings, sizeof *msg->strings)) {
+            goto more_36;
+          }
           goto field_36;
         }
         break;

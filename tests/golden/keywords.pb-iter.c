@@ -132,16 +132,21 @@ ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 for = 3 */
       field_3:
         if (msg->n_for_ == cap_for_) {
-          msg->for_ = pbci_grow_run(arena, msg->for_, &msg->n_for_, &cap_for_,
-              sizeof *msg->for_, field, p, end);
+          msg->for_ = pbci_start_run(arena, msg->for_, &msg->n_for_, &cap_for_,
+              sizeof *msg->for_, field, p, end, p - field == 1);
           if (msg->for_ == NULL) goto no_memory;
         }
+      more_3:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->for_[msg->n_for_++] = (int32_t)v;
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_for_ != cap_for_ ||
+              pbci_extend_run(arena, msg->for_, &cap_for_, sizeof *msg->for_)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -164,6 +169,10 @@ ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_for_ != cap_for_ ||
+              pbci_extend_run(arena, msg->for_, &cap_for_, sizeof *msg->for_)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -219,10 +228,11 @@ ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(7, PBCI_WT_LEN): /* repeated string old_list = 7 */
       field_7:
         if (msg->n_old_list == cap_old_list) {
-          msg->old_list = pbci_grow_run(arena, msg->old_list, &msg->n_old_list, &cap_old_list,
-              sizeof *msg->old_list, field, p, end);
+          msg->old_list = pbci_start_run(arena, msg->old_list, &msg->n_old_list, &cap_old_list,
+              sizeof *msg->old_list, field, p, end, p - field == 1);
           if (msg->old_list == NULL) goto no_memory;
         }
+      more_7:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -232,6 +242,10 @@ ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x3a) {
           field = p;
           p += 1;
+          if (msg->n_old_list != cap_old_list ||
+              pbci_extend_run(arena, msg->old_list, &cap_old_list, sizeof *msg->old_list)) {
+            goto more_7;
+          }
           goto field_7;
         }
         if (p < end && p[0] == 0x40) {

@@ -111,16 +111,21 @@ ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          msg->list = pbci_grow_run(arena, msg->list, &msg->n_list, &cap_list,
-              sizeof *msg->list, field, p, end);
+          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+              sizeof *msg->list, field, p, end, p - field == 1);
           if (msg->list == NULL) goto no_memory;
         }
+      more_3:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->list[msg->n_list++] = (int32_t)v;
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_list != cap_list ||
+              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -143,6 +148,10 @@ ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_list != cap_list ||
+              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -326,16 +335,21 @@ ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          msg->list = pbci_grow_run(arena, msg->list, &msg->n_list, &cap_list,
-              sizeof *msg->list, field, p, end);
+          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+              sizeof *msg->list, field, p, end, p - field == 1);
           if (msg->list == NULL) goto no_memory;
         }
+      more_3:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->list[msg->n_list++] = (int32_t)v;
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_list != cap_list ||
+              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -358,6 +372,10 @@ ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_list != cap_list ||
+              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -978,10 +996,11 @@ ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated string lines = 2 */
       field_2:
         if (msg->n_lines == cap_lines) {
-          msg->lines = pbci_grow_run(arena, msg->lines, &msg->n_lines, &cap_lines,
-              sizeof *msg->lines, field, p, end);
+          msg->lines = pbci_start_run(arena, msg->lines, &msg->n_lines, &cap_lines,
+              sizeof *msg->lines, field, p, end, p - field == 1);
           if (msg->lines == NULL) goto no_memory;
         }
+      more_2:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -991,6 +1010,10 @@ ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x12) {
           field = p;
           p += 1;
+          if (msg->n_lines != cap_lines ||
+              pbci_extend_run(arena, msg->lines, &cap_lines, sizeof *msg->lines)) {
+            goto more_2;
+          }
           goto field_2;
         }
         if (p < end && p[0] == 0x1a) {

@@ -246,10 +246,11 @@ ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, const uint8_t *p
       case PBCI_TAG(4, PBCI_WT_LEN): /* repeated string tags = 4 */
       field_4:
         if (msg->n_tags == cap_tags) {
-          msg->tags = pbci_grow_run(arena, msg->tags, &msg->n_tags, &cap_tags,
-              sizeof *msg->tags, field, p, end);
+          msg->tags = pbci_start_run(arena, msg->tags, &msg->n_tags, &cap_tags,
+              sizeof *msg->tags, field, p, end, p - field == 1);
           if (msg->tags == NULL) goto no_memory;
         }
+      more_4:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -259,6 +260,10 @@ ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, const uint8_t *p
         if (p < end && p[0] == 0x22) {
           field = p;
           p += 1;
+          if (msg->n_tags != cap_tags ||
+              pbci_extend_run(arena, msg->tags, &cap_tags, sizeof *msg->tags)) {
+            goto more_4;
+          }
           goto field_4;
         }
         if (p < end && p[0] == 0x2a) {
@@ -270,16 +275,21 @@ ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, const uint8_t *p
       case PBCI_TAG(5, PBCI_WT_LEN): /* repeated string raw_tags = 5 */
       field_5:
         if (msg->n_raw_tags == cap_raw_tags) {
-          msg->raw_tags = pbci_grow_run(arena, msg->raw_tags, &msg->n_raw_tags, &cap_raw_tags,
-              sizeof *msg->raw_tags, field, p, end);
+          msg->raw_tags = pbci_start_run(arena, msg->raw_tags, &msg->n_raw_tags, &cap_raw_tags,
+              sizeof *msg->raw_tags, field, p, end, p - field == 1);
           if (msg->raw_tags == NULL) goto no_memory;
         }
+      more_5:
         p = pbci_take_bytes(arena, &msg->raw_tags[msg->n_raw_tags], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_raw_tags++;
         if (p < end && p[0] == 0x2a) {
           field = p;
           p += 1;
+          if (msg->n_raw_tags != cap_raw_tags ||
+              pbci_extend_run(arena, msg->raw_tags, &cap_raw_tags, sizeof *msg->raw_tags)) {
+            goto more_5;
+          }
           goto field_5;
         }
         if (p < end && p[0] == 0x32) {

@@ -471,16 +471,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(21, PBCI_WT_VARINT): /* repeated int32 r_int32 = 21 */
       field_21:
         if (msg->n_r_int32 == cap_r_int32) {
-          msg->r_int32 = pbci_grow_run(arena, msg->r_int32, &msg->n_r_int32, &cap_r_int32,
-              sizeof *msg->r_int32, field, p, end);
+          msg->r_int32 = pbci_start_run(arena, msg->r_int32, &msg->n_r_int32, &cap_r_int32,
+              sizeof *msg->r_int32, field, p, end, p - field == 2);
           if (msg->r_int32 == NULL) goto no_memory;
         }
+      more_21:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_int32[msg->n_r_int32++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_int32 != cap_r_int32 ||
+              pbci_extend_run(arena, msg->r_int32, &cap_r_int32, sizeof *msg->r_int32)) {
+            goto more_21;
+          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -503,6 +508,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_int32 != cap_r_int32 ||
+              pbci_extend_run(arena, msg->r_int32, &cap_r_int32, sizeof *msg->r_int32)) {
+            goto more_21;
+          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -514,16 +523,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated int64 r_int64 = 22 */
       field_22:
         if (msg->n_r_int64 == cap_r_int64) {
-          msg->r_int64 = pbci_grow_run(arena, msg->r_int64, &msg->n_r_int64, &cap_r_int64,
-              sizeof *msg->r_int64, field, p, end);
+          msg->r_int64 = pbci_start_run(arena, msg->r_int64, &msg->n_r_int64, &cap_r_int64,
+              sizeof *msg->r_int64, field, p, end, p - field == 2);
           if (msg->r_int64 == NULL) goto no_memory;
         }
+      more_22:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_int64[msg->n_r_int64++] = (int64_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_int64 != cap_r_int64 ||
+              pbci_extend_run(arena, msg->r_int64, &cap_r_int64, sizeof *msg->r_int64)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -546,6 +560,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_int64 != cap_r_int64 ||
+              pbci_extend_run(arena, msg->r_int64, &cap_r_int64, sizeof *msg->r_int64)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -557,16 +575,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(23, PBCI_WT_VARINT): /* repeated uint32 r_uint32 = 23 */
       field_23:
         if (msg->n_r_uint32 == cap_r_uint32) {
-          msg->r_uint32 = pbci_grow_run(arena, msg->r_uint32, &msg->n_r_uint32, &cap_r_uint32,
-              sizeof *msg->r_uint32, field, p, end);
+          msg->r_uint32 = pbci_start_run(arena, msg->r_uint32, &msg->n_r_uint32, &cap_r_uint32,
+              sizeof *msg->r_uint32, field, p, end, p - field == 2);
           if (msg->r_uint32 == NULL) goto no_memory;
         }
+      more_23:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_uint32[msg->n_r_uint32++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_uint32 != cap_r_uint32 ||
+              pbci_extend_run(arena, msg->r_uint32, &cap_r_uint32, sizeof *msg->r_uint32)) {
+            goto more_23;
+          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -589,6 +612,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_uint32 != cap_r_uint32 ||
+              pbci_extend_run(arena, msg->r_uint32, &cap_r_uint32, sizeof *msg->r_uint32)) {
+            goto more_23;
+          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -600,16 +627,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(24, PBCI_WT_VARINT): /* repeated uint64 r_uint64 = 24 */
       field_24:
         if (msg->n_r_uint64 == cap_r_uint64) {
-          msg->r_uint64 = pbci_grow_run(arena, msg->r_uint64, &msg->n_r_uint64, &cap_r_uint64,
-              sizeof *msg->r_uint64, field, p, end);
+          msg->r_uint64 = pbci_start_run(arena, msg->r_uint64, &msg->n_r_uint64, &cap_r_uint64,
+              sizeof *msg->r_uint64, field, p, end, p - field == 2);
           if (msg->r_uint64 == NULL) goto no_memory;
         }
+      more_24:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_uint64[msg->n_r_uint64++] = v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_uint64 != cap_r_uint64 ||
+              pbci_extend_run(arena, msg->r_uint64, &cap_r_uint64, sizeof *msg->r_uint64)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -632,6 +664,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_uint64 != cap_r_uint64 ||
+              pbci_extend_run(arena, msg->r_uint64, &cap_r_uint64, sizeof *msg->r_uint64)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -643,16 +679,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(25, PBCI_WT_VARINT): /* repeated sint32 r_sint32 = 25 */
       field_25:
         if (msg->n_r_sint32 == cap_r_sint32) {
-          msg->r_sint32 = pbci_grow_run(arena, msg->r_sint32, &msg->n_r_sint32, &cap_r_sint32,
-              sizeof *msg->r_sint32, field, p, end);
+          msg->r_sint32 = pbci_start_run(arena, msg->r_sint32, &msg->n_r_sint32, &cap_r_sint32,
+              sizeof *msg->r_sint32, field, p, end, p - field == 2);
           if (msg->r_sint32 == NULL) goto no_memory;
         }
+      more_25:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_sint32[msg->n_r_sint32++] = pbci_zigzag32((uint32_t)v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sint32 != cap_r_sint32 ||
+              pbci_extend_run(arena, msg->r_sint32, &cap_r_sint32, sizeof *msg->r_sint32)) {
+            goto more_25;
+          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -675,6 +716,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sint32 != cap_r_sint32 ||
+              pbci_extend_run(arena, msg->r_sint32, &cap_r_sint32, sizeof *msg->r_sint32)) {
+            goto more_25;
+          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -686,16 +731,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(26, PBCI_WT_VARINT): /* repeated sint64 r_sint64 = 26 */
       field_26:
         if (msg->n_r_sint64 == cap_r_sint64) {
-          msg->r_sint64 = pbci_grow_run(arena, msg->r_sint64, &msg->n_r_sint64, &cap_r_sint64,
-              sizeof *msg->r_sint64, field, p, end);
+          msg->r_sint64 = pbci_start_run(arena, msg->r_sint64, &msg->n_r_sint64, &cap_r_sint64,
+              sizeof *msg->r_sint64, field, p, end, p - field == 2);
           if (msg->r_sint64 == NULL) goto no_memory;
         }
+      more_26:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_sint64[msg->n_r_sint64++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sint64 != cap_r_sint64 ||
+              pbci_extend_run(arena, msg->r_sint64, &cap_r_sint64, sizeof *msg->r_sint64)) {
+            goto more_26;
+          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
@@ -718,6 +768,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sint64 != cap_r_sint64 ||
+              pbci_extend_run(arena, msg->r_sint64, &cap_r_sint64, sizeof *msg->r_sint64)) {
+            goto more_26;
+          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
@@ -729,16 +783,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(27, PBCI_WT_32BIT): /* repeated fixed32 r_fixed32 = 27 */
       field_27:
         if (msg->n_r_fixed32 == cap_r_fixed32) {
-          msg->r_fixed32 = pbci_grow_run(arena, msg->r_fixed32, &msg->n_r_fixed32, &cap_r_fixed32,
-              sizeof *msg->r_fixed32, field, p, end);
+          msg->r_fixed32 = pbci_start_run(arena, msg->r_fixed32, &msg->n_r_fixed32, &cap_r_fixed32,
+              sizeof *msg->r_fixed32, field, p, end, p - field == 2);
           if (msg->r_fixed32 == NULL) goto no_memory;
         }
+      more_27:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_fixed32[msg->n_r_fixed32++] = u32;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_fixed32 != cap_r_fixed32 ||
+              pbci_extend_run(arena, msg->r_fixed32, &cap_r_fixed32, sizeof *msg->r_fixed32)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
@@ -761,6 +820,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_fixed32 != cap_r_fixed32 ||
+              pbci_extend_run(arena, msg->r_fixed32, &cap_r_fixed32, sizeof *msg->r_fixed32)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
@@ -772,16 +835,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(28, PBCI_WT_64BIT): /* repeated fixed64 r_fixed64 = 28 */
       field_28:
         if (msg->n_r_fixed64 == cap_r_fixed64) {
-          msg->r_fixed64 = pbci_grow_run(arena, msg->r_fixed64, &msg->n_r_fixed64, &cap_r_fixed64,
-              sizeof *msg->r_fixed64, field, p, end);
+          msg->r_fixed64 = pbci_start_run(arena, msg->r_fixed64, &msg->n_r_fixed64, &cap_r_fixed64,
+              sizeof *msg->r_fixed64, field, p, end, p - field == 2);
           if (msg->r_fixed64 == NULL) goto no_memory;
         }
+      more_28:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_fixed64[msg->n_r_fixed64++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_fixed64 != cap_r_fixed64 ||
+              pbci_extend_run(arena, msg->r_fixed64, &cap_r_fixed64, sizeof *msg->r_fixed64)) {
+            goto more_28;
+          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
@@ -804,6 +872,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_fixed64 != cap_r_fixed64 ||
+              pbci_extend_run(arena, msg->r_fixed64, &cap_r_fixed64, sizeof *msg->r_fixed64)) {
+            goto more_28;
+          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
@@ -815,16 +887,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(29, PBCI_WT_32BIT): /* repeated sfixed32 r_sfixed32 = 29 */
       field_29:
         if (msg->n_r_sfixed32 == cap_r_sfixed32) {
-          msg->r_sfixed32 = pbci_grow_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
-              sizeof *msg->r_sfixed32, field, p, end);
+          msg->r_sfixed32 = pbci_start_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
+              sizeof *msg->r_sfixed32, field, p, end, p - field == 2);
           if (msg->r_sfixed32 == NULL) goto no_memory;
         }
+      more_29:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_sfixed32[msg->n_r_sfixed32++] = (int32_t)u32;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
+              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -847,6 +924,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
+              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -858,16 +939,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(30, PBCI_WT_64BIT): /* repeated sfixed64 r_sfixed64 = 30 */
       field_30:
         if (msg->n_r_sfixed64 == cap_r_sfixed64) {
-          msg->r_sfixed64 = pbci_grow_run(arena, msg->r_sfixed64, &msg->n_r_sfixed64, &cap_r_sfixed64,
-              sizeof *msg->r_sfixed64, field, p, end);
+          msg->r_sfixed64 = pbci_start_run(arena, msg->r_sfixed64, &msg->n_r_sfixed64, &cap_r_sfixed64,
+              sizeof *msg->r_sfixed64, field, p, end, p - field == 2);
           if (msg->r_sfixed64 == NULL) goto no_memory;
         }
+      more_30:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_sfixed64[msg->n_r_sfixed64++] = (int64_t)u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed64 != cap_r_sfixed64 ||
+              pbci_extend_run(arena, msg->r_sfixed64, &cap_r_sfixed64, sizeof *msg->r_sfixed64)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
@@ -890,6 +976,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed64 != cap_r_sfixed64 ||
+              pbci_extend_run(arena, msg->r_sfixed64, &cap_r_sfixed64, sizeof *msg->r_sfixed64)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
@@ -901,16 +991,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(31, PBCI_WT_32BIT): /* repeated float r_float = 31 */
       field_31:
         if (msg->n_r_float == cap_r_float) {
-          msg->r_float = pbci_grow_run(arena, msg->r_float, &msg->n_r_float, &cap_r_float,
-              sizeof *msg->r_float, field, p, end);
+          msg->r_float = pbci_start_run(arena, msg->r_float, &msg->n_r_float, &cap_r_float,
+              sizeof *msg->r_float, field, p, end, p - field == 2);
           if (msg->r_float == NULL) goto no_memory;
         }
+      more_31:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_float[msg->n_r_float++] = pbci_float(u32);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_float != cap_r_float ||
+              pbci_extend_run(arena, msg->r_float, &cap_r_float, sizeof *msg->r_float)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -933,6 +1028,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_float != cap_r_float ||
+              pbci_extend_run(arena, msg->r_float, &cap_r_float, sizeof *msg->r_float)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -944,16 +1043,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(32, PBCI_WT_64BIT): /* repeated double r_double = 32 */
       field_32:
         if (msg->n_r_double == cap_r_double) {
-          msg->r_double = pbci_grow_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
-              sizeof *msg->r_double, field, p, end);
+          msg->r_double = pbci_start_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
+              sizeof *msg->r_double, field, p, end, p - field == 2);
           if (msg->r_double == NULL) goto no_memory;
         }
+      more_32:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_double[msg->n_r_double++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_double != cap_r_double ||
+              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -977,6 +1081,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_double != cap_r_double ||
+              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -1036,10 +1144,11 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(34, PBCI_WT_LEN): /* repeated string r_string = 34 */
       field_34:
         if (msg->n_r_string == cap_r_string) {
-          msg->r_string = pbci_grow_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
-              sizeof *msg->r_string, field, p, end);
+          msg->r_string = pbci_start_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
+              sizeof *msg->r_string, field, p, end, p - field == 2);
           if (msg->r_string == NULL) goto no_memory;
         }
+      more_34:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -1049,6 +1158,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_string != cap_r_string ||
+              pbci_extend_run(arena, msg->r_string, &cap_r_string, sizeof *msg->r_string)) {
+            goto more_34;
+          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
@@ -1060,16 +1173,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(35, PBCI_WT_LEN): /* repeated bytes r_bytes = 35 */
       field_35:
         if (msg->n_r_bytes == cap_r_bytes) {
-          msg->r_bytes = pbci_grow_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
-              sizeof *msg->r_bytes, field, p, end);
+          msg->r_bytes = pbci_start_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
+              sizeof *msg->r_bytes, field, p, end, p - field == 2);
           if (msg->r_bytes == NULL) goto no_memory;
         }
+      more_35:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r_bytes++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_bytes != cap_r_bytes ||
+              pbci_extend_run(arena, msg->r_bytes, &cap_r_bytes, sizeof *msg->r_bytes)) {
+            goto more_35;
+          }
           goto field_35;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
@@ -1081,16 +1199,21 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(36, PBCI_WT_VARINT): /* repeated iter.test.Color r_enum = 36 */
       field_36:
         if (msg->n_r_enum == cap_r_enum) {
-          msg->r_enum = pbci_grow_run(arena, msg->r_enum, &msg->n_r_enum, &cap_r_enum,
-              sizeof *msg->r_enum, field, p, end);
+          msg->r_enum = pbci_start_run(arena, msg->r_enum, &msg->n_r_enum, &cap_r_enum,
+              sizeof *msg->r_enum, field, p, end, p - field == 2);
           if (msg->r_enum == NULL) goto no_memory;
         }
+      more_36:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_enum[msg->n_r_enum++] = (Iter__Test__Color)(int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_enum != cap_r_enum ||
+              pbci_extend_run(arena, msg->r_enum, &cap_r_enum, sizeof *msg->r_enum)) {
+            goto more_36;
+          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
@@ -1113,6 +1236,10 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_enum != cap_r_enum ||
+              pbci_extend_run(arena, msg->r_enum, &cap_r_enum, sizeof *msg->r_enum)) {
+            goto more_36;
+          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {

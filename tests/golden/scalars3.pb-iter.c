@@ -2421,10 +2421,11 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(27, PBCI_WT_LEN): /* repeated string r_string = 27 */
       field_27:
         if (msg->n_r_string == cap_r_string) {
-          msg->r_string = pbci_grow_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
-              sizeof *msg->r_string, field, p, end);
+          msg->r_string = pbci_start_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
+              sizeof *msg->r_string, field, p, end, p - field == 2);
           if (msg->r_string == NULL) goto no_memory;
         }
+      more_27:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -2434,6 +2435,10 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_string != cap_r_string ||
+              pbci_extend_run(arena, msg->r_string, &cap_r_string, sizeof *msg->r_string)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
@@ -2445,16 +2450,21 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(28, PBCI_WT_LEN): /* repeated bytes r_bytes = 28 */
       field_28:
         if (msg->n_r_bytes == cap_r_bytes) {
-          msg->r_bytes = pbci_grow_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
-              sizeof *msg->r_bytes, field, p, end);
+          msg->r_bytes = pbci_start_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
+              sizeof *msg->r_bytes, field, p, end, p - field == 2);
           if (msg->r_bytes == NULL) goto no_memory;
         }
+      more_28:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r_bytes++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_bytes != cap_r_bytes ||
+              pbci_extend_run(arena, msg->r_bytes, &cap_r_bytes, sizeof *msg->r_bytes)) {
+            goto more_28;
+          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01)) {
@@ -2527,16 +2537,21 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(31, PBCI_WT_32BIT): /* repeated sfixed32 r_sfixed32 = 31 */
       field_31:
         if (msg->n_r_sfixed32 == cap_r_sfixed32) {
-          msg->r_sfixed32 = pbci_grow_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
-              sizeof *msg->r_sfixed32, field, p, end);
+          msg->r_sfixed32 = pbci_start_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
+              sizeof *msg->r_sfixed32, field, p, end, p - field == 2);
           if (msg->r_sfixed32 == NULL) goto no_memory;
         }
+      more_31:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_sfixed32[msg->n_r_sfixed32++] = (int32_t)u32;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
+              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -2559,6 +2574,10 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
+              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -2570,16 +2589,21 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(32, PBCI_WT_64BIT): /* repeated double r_double = 32 */
       field_32:
         if (msg->n_r_double == cap_r_double) {
-          msg->r_double = pbci_grow_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
-              sizeof *msg->r_double, field, p, end);
+          msg->r_double = pbci_start_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
+              sizeof *msg->r_double, field, p, end, p - field == 2);
           if (msg->r_double == NULL) goto no_memory;
         }
+      more_32:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_double[msg->n_r_double++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_double != cap_r_double ||
+              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
@@ -2602,6 +2626,10 @@ ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r_double != cap_r_double ||
+              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {

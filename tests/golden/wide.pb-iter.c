@@ -549,16 +549,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated sint64 r2 = 2 */
       field_2:
         if (msg->n_r2 == cap_r2) {
-          msg->r2 = pbci_grow_run(arena, msg->r2, &msg->n_r2, &cap_r2,
-              sizeof *msg->r2, field, p, end);
+          msg->r2 = pbci_start_run(arena, msg->r2, &msg->n_r2, &cap_r2,
+              sizeof *msg->r2, field, p, end, p - field == 1);
           if (msg->r2 == NULL) goto no_memory;
         }
+      more_2:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r2[msg->n_r2++] = pbci_zigzag64(v);
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
+          if (msg->n_r2 != cap_r2 ||
+              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
+            goto more_2;
+          }
           goto field_2;
         }
         if (p < end && p[0] == 0x1a) {
@@ -581,6 +586,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
+          if (msg->n_r2 != cap_r2 ||
+              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
+            goto more_2;
+          }
           goto field_2;
         }
         if (p < end && p[0] == 0x1a) {
@@ -623,16 +632,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(4, PBCI_WT_64BIT): /* repeated double r4 = 4 */
       field_4:
         if (msg->n_r4 == cap_r4) {
-          msg->r4 = pbci_grow_run(arena, msg->r4, &msg->n_r4, &cap_r4,
-              sizeof *msg->r4, field, p, end);
+          msg->r4 = pbci_start_run(arena, msg->r4, &msg->n_r4, &cap_r4,
+              sizeof *msg->r4, field, p, end, p - field == 1);
           if (msg->r4 == NULL) goto no_memory;
         }
+      more_4:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r4[msg->n_r4++] = pbci_double(u64);
         if (p < end && p[0] == 0x21) {
           field = p;
           p += 1;
+          if (msg->n_r4 != cap_r4 ||
+              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
+            goto more_4;
+          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -656,6 +670,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x21) {
           field = p;
           p += 1;
+          if (msg->n_r4 != cap_r4 ||
+              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
+            goto more_4;
+          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -715,10 +733,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(6, PBCI_WT_LEN): /* repeated string r6 = 6 */
       field_6:
         if (msg->n_r6 == cap_r6) {
-          msg->r6 = pbci_grow_run(arena, msg->r6, &msg->n_r6, &cap_r6,
-              sizeof *msg->r6, field, p, end);
+          msg->r6 = pbci_start_run(arena, msg->r6, &msg->n_r6, &cap_r6,
+              sizeof *msg->r6, field, p, end, p - field == 1);
           if (msg->r6 == NULL) goto no_memory;
         }
+      more_6:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -728,6 +747,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x32) {
           field = p;
           p += 1;
+          if (msg->n_r6 != cap_r6 ||
+              pbci_extend_run(arena, msg->r6, &cap_r6, sizeof *msg->r6)) {
+            goto more_6;
+          }
           goto field_6;
         }
         if (p < end && p[0] == 0x3a) {
@@ -739,16 +762,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(7, PBCI_WT_LEN): /* repeated bytes r7 = 7 */
       field_7:
         if (msg->n_r7 == cap_r7) {
-          msg->r7 = pbci_grow_run(arena, msg->r7, &msg->n_r7, &cap_r7,
-              sizeof *msg->r7, field, p, end);
+          msg->r7 = pbci_start_run(arena, msg->r7, &msg->n_r7, &cap_r7,
+              sizeof *msg->r7, field, p, end, p - field == 1);
           if (msg->r7 == NULL) goto no_memory;
         }
+      more_7:
         p = pbci_take_bytes(arena, &msg->r7[msg->n_r7], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r7++;
         if (p < end && p[0] == 0x3a) {
           field = p;
           p += 1;
+          if (msg->n_r7 != cap_r7 ||
+              pbci_extend_run(arena, msg->r7, &cap_r7, sizeof *msg->r7)) {
+            goto more_7;
+          }
           goto field_7;
         }
         if (p < end && p[0] == 0x42) {
@@ -790,16 +818,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(9, PBCI_WT_VARINT): /* repeated uint32 r9 = 9 */
       field_9:
         if (msg->n_r9 == cap_r9) {
-          msg->r9 = pbci_grow_run(arena, msg->r9, &msg->n_r9, &cap_r9,
-              sizeof *msg->r9, field, p, end);
+          msg->r9 = pbci_start_run(arena, msg->r9, &msg->n_r9, &cap_r9,
+              sizeof *msg->r9, field, p, end, p - field == 1);
           if (msg->r9 == NULL) goto no_memory;
         }
+      more_9:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r9[msg->n_r9++] = (uint32_t)v;
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
+          if (msg->n_r9 != cap_r9 ||
+              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
+            goto more_9;
+          }
           goto field_9;
         }
         if (p < end && p[0] == 0x51) {
@@ -822,6 +855,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
+          if (msg->n_r9 != cap_r9 ||
+              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
+            goto more_9;
+          }
           goto field_9;
         }
         if (p < end && p[0] == 0x51) {
@@ -833,16 +870,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(10, PBCI_WT_64BIT): /* repeated fixed64 r10 = 10 */
       field_10:
         if (msg->n_r10 == cap_r10) {
-          msg->r10 = pbci_grow_run(arena, msg->r10, &msg->n_r10, &cap_r10,
-              sizeof *msg->r10, field, p, end);
+          msg->r10 = pbci_start_run(arena, msg->r10, &msg->n_r10, &cap_r10,
+              sizeof *msg->r10, field, p, end, p - field == 1);
           if (msg->r10 == NULL) goto no_memory;
         }
+      more_10:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r10[msg->n_r10++] = u64;
         if (p < end && p[0] == 0x51) {
           field = p;
           p += 1;
+          if (msg->n_r10 != cap_r10 ||
+              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
+            goto more_10;
+          }
           goto field_10;
         }
         if (p < end && p[0] == 0x5a) {
@@ -865,6 +907,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x51) {
           field = p;
           p += 1;
+          if (msg->n_r10 != cap_r10 ||
+              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
+            goto more_10;
+          }
           goto field_10;
         }
         if (p < end && p[0] == 0x5a) {
@@ -907,16 +953,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(12, PBCI_WT_VARINT): /* repeated sint64 r12 = 12 */
       field_12:
         if (msg->n_r12 == cap_r12) {
-          msg->r12 = pbci_grow_run(arena, msg->r12, &msg->n_r12, &cap_r12,
-              sizeof *msg->r12, field, p, end);
+          msg->r12 = pbci_start_run(arena, msg->r12, &msg->n_r12, &cap_r12,
+              sizeof *msg->r12, field, p, end, p - field == 1);
           if (msg->r12 == NULL) goto no_memory;
         }
+      more_12:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r12[msg->n_r12++] = pbci_zigzag64(v);
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
+          if (msg->n_r12 != cap_r12 ||
+              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
+            goto more_12;
+          }
           goto field_12;
         }
         if (p < end && p[0] == 0x6a) {
@@ -939,6 +990,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
+          if (msg->n_r12 != cap_r12 ||
+              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
+            goto more_12;
+          }
           goto field_12;
         }
         if (p < end && p[0] == 0x6a) {
@@ -981,16 +1036,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(14, PBCI_WT_64BIT): /* repeated double r14 = 14 */
       field_14:
         if (msg->n_r14 == cap_r14) {
-          msg->r14 = pbci_grow_run(arena, msg->r14, &msg->n_r14, &cap_r14,
-              sizeof *msg->r14, field, p, end);
+          msg->r14 = pbci_start_run(arena, msg->r14, &msg->n_r14, &cap_r14,
+              sizeof *msg->r14, field, p, end, p - field == 1);
           if (msg->r14 == NULL) goto no_memory;
         }
+      more_14:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r14[msg->n_r14++] = pbci_double(u64);
         if (p < end && p[0] == 0x71) {
           field = p;
           p += 1;
+          if (msg->n_r14 != cap_r14 ||
+              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
+            goto more_14;
+          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -1014,6 +1074,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x71) {
           field = p;
           p += 1;
+          if (msg->n_r14 != cap_r14 ||
+              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
+            goto more_14;
+          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -1073,10 +1137,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(16, PBCI_WT_LEN): /* repeated string r16 = 16 */
       field_16:
         if (msg->n_r16 == cap_r16) {
-          msg->r16 = pbci_grow_run(arena, msg->r16, &msg->n_r16, &cap_r16,
-              sizeof *msg->r16, field, p, end);
+          msg->r16 = pbci_start_run(arena, msg->r16, &msg->n_r16, &cap_r16,
+              sizeof *msg->r16, field, p, end, p - field == 2);
           if (msg->r16 == NULL) goto no_memory;
         }
+      more_16:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -1086,6 +1151,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r16 != cap_r16 ||
+              pbci_extend_run(arena, msg->r16, &cap_r16, sizeof *msg->r16)) {
+            goto more_16;
+          }
           goto field_16;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
@@ -1097,16 +1166,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(17, PBCI_WT_LEN): /* repeated bytes r17 = 17 */
       field_17:
         if (msg->n_r17 == cap_r17) {
-          msg->r17 = pbci_grow_run(arena, msg->r17, &msg->n_r17, &cap_r17,
-              sizeof *msg->r17, field, p, end);
+          msg->r17 = pbci_start_run(arena, msg->r17, &msg->n_r17, &cap_r17,
+              sizeof *msg->r17, field, p, end, p - field == 2);
           if (msg->r17 == NULL) goto no_memory;
         }
+      more_17:
         p = pbci_take_bytes(arena, &msg->r17[msg->n_r17], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r17++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r17 != cap_r17 ||
+              pbci_extend_run(arena, msg->r17, &cap_r17, sizeof *msg->r17)) {
+            goto more_17;
+          }
           goto field_17;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
@@ -1148,16 +1222,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(19, PBCI_WT_VARINT): /* repeated uint32 r19 = 19 */
       field_19:
         if (msg->n_r19 == cap_r19) {
-          msg->r19 = pbci_grow_run(arena, msg->r19, &msg->n_r19, &cap_r19,
-              sizeof *msg->r19, field, p, end);
+          msg->r19 = pbci_start_run(arena, msg->r19, &msg->n_r19, &cap_r19,
+              sizeof *msg->r19, field, p, end, p - field == 2);
           if (msg->r19 == NULL) goto no_memory;
         }
+      more_19:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r19[msg->n_r19++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r19 != cap_r19 ||
+              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
+            goto more_19;
+          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
@@ -1180,6 +1259,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r19 != cap_r19 ||
+              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
+            goto more_19;
+          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
@@ -1191,16 +1274,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(20, PBCI_WT_64BIT): /* repeated fixed64 r20 = 20 */
       field_20:
         if (msg->n_r20 == cap_r20) {
-          msg->r20 = pbci_grow_run(arena, msg->r20, &msg->n_r20, &cap_r20,
-              sizeof *msg->r20, field, p, end);
+          msg->r20 = pbci_start_run(arena, msg->r20, &msg->n_r20, &cap_r20,
+              sizeof *msg->r20, field, p, end, p - field == 2);
           if (msg->r20 == NULL) goto no_memory;
         }
+      more_20:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r20[msg->n_r20++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r20 != cap_r20 ||
+              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
+            goto more_20;
+          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
@@ -1223,6 +1311,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r20 != cap_r20 ||
+              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
+            goto more_20;
+          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
@@ -1265,16 +1357,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated sint64 r22 = 22 */
       field_22:
         if (msg->n_r22 == cap_r22) {
-          msg->r22 = pbci_grow_run(arena, msg->r22, &msg->n_r22, &cap_r22,
-              sizeof *msg->r22, field, p, end);
+          msg->r22 = pbci_start_run(arena, msg->r22, &msg->n_r22, &cap_r22,
+              sizeof *msg->r22, field, p, end, p - field == 2);
           if (msg->r22 == NULL) goto no_memory;
         }
+      more_22:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r22[msg->n_r22++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r22 != cap_r22 ||
+              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
@@ -1297,6 +1394,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r22 != cap_r22 ||
+              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
@@ -1339,16 +1440,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(24, PBCI_WT_64BIT): /* repeated double r24 = 24 */
       field_24:
         if (msg->n_r24 == cap_r24) {
-          msg->r24 = pbci_grow_run(arena, msg->r24, &msg->n_r24, &cap_r24,
-              sizeof *msg->r24, field, p, end);
+          msg->r24 = pbci_start_run(arena, msg->r24, &msg->n_r24, &cap_r24,
+              sizeof *msg->r24, field, p, end, p - field == 2);
           if (msg->r24 == NULL) goto no_memory;
         }
+      more_24:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r24[msg->n_r24++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r24 != cap_r24 ||
+              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -1372,6 +1478,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r24 != cap_r24 ||
+              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -1431,10 +1541,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(26, PBCI_WT_LEN): /* repeated string r26 = 26 */
       field_26:
         if (msg->n_r26 == cap_r26) {
-          msg->r26 = pbci_grow_run(arena, msg->r26, &msg->n_r26, &cap_r26,
-              sizeof *msg->r26, field, p, end);
+          msg->r26 = pbci_start_run(arena, msg->r26, &msg->n_r26, &cap_r26,
+              sizeof *msg->r26, field, p, end, p - field == 2);
           if (msg->r26 == NULL) goto no_memory;
         }
+      more_26:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -1444,6 +1555,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r26 != cap_r26 ||
+              pbci_extend_run(arena, msg->r26, &cap_r26, sizeof *msg->r26)) {
+            goto more_26;
+          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
@@ -1455,16 +1570,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(27, PBCI_WT_LEN): /* repeated bytes r27 = 27 */
       field_27:
         if (msg->n_r27 == cap_r27) {
-          msg->r27 = pbci_grow_run(arena, msg->r27, &msg->n_r27, &cap_r27,
-              sizeof *msg->r27, field, p, end);
+          msg->r27 = pbci_start_run(arena, msg->r27, &msg->n_r27, &cap_r27,
+              sizeof *msg->r27, field, p, end, p - field == 2);
           if (msg->r27 == NULL) goto no_memory;
         }
+      more_27:
         p = pbci_take_bytes(arena, &msg->r27[msg->n_r27], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r27++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r27 != cap_r27 ||
+              pbci_extend_run(arena, msg->r27, &cap_r27, sizeof *msg->r27)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
@@ -1506,16 +1626,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(29, PBCI_WT_VARINT): /* repeated uint32 r29 = 29 */
       field_29:
         if (msg->n_r29 == cap_r29) {
-          msg->r29 = pbci_grow_run(arena, msg->r29, &msg->n_r29, &cap_r29,
-              sizeof *msg->r29, field, p, end);
+          msg->r29 = pbci_start_run(arena, msg->r29, &msg->n_r29, &cap_r29,
+              sizeof *msg->r29, field, p, end, p - field == 2);
           if (msg->r29 == NULL) goto no_memory;
         }
+      more_29:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r29[msg->n_r29++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r29 != cap_r29 ||
+              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -1538,6 +1663,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r29 != cap_r29 ||
+              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -1549,16 +1678,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(30, PBCI_WT_64BIT): /* repeated fixed64 r30 = 30 */
       field_30:
         if (msg->n_r30 == cap_r30) {
-          msg->r30 = pbci_grow_run(arena, msg->r30, &msg->n_r30, &cap_r30,
-              sizeof *msg->r30, field, p, end);
+          msg->r30 = pbci_start_run(arena, msg->r30, &msg->n_r30, &cap_r30,
+              sizeof *msg->r30, field, p, end, p - field == 2);
           if (msg->r30 == NULL) goto no_memory;
         }
+      more_30:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r30[msg->n_r30++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r30 != cap_r30 ||
+              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
@@ -1581,6 +1715,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r30 != cap_r30 ||
+              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
@@ -1623,16 +1761,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(32, PBCI_WT_VARINT): /* repeated sint64 r32 = 32 */
       field_32:
         if (msg->n_r32 == cap_r32) {
-          msg->r32 = pbci_grow_run(arena, msg->r32, &msg->n_r32, &cap_r32,
-              sizeof *msg->r32, field, p, end);
+          msg->r32 = pbci_start_run(arena, msg->r32, &msg->n_r32, &cap_r32,
+              sizeof *msg->r32, field, p, end, p - field == 2);
           if (msg->r32 == NULL) goto no_memory;
         }
+      more_32:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r32[msg->n_r32++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r32 != cap_r32 ||
+              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
@@ -1655,6 +1798,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r32 != cap_r32 ||
+              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
@@ -1697,16 +1844,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(34, PBCI_WT_64BIT): /* repeated double r34 = 34 */
       field_34:
         if (msg->n_r34 == cap_r34) {
-          msg->r34 = pbci_grow_run(arena, msg->r34, &msg->n_r34, &cap_r34,
-              sizeof *msg->r34, field, p, end);
+          msg->r34 = pbci_start_run(arena, msg->r34, &msg->n_r34, &cap_r34,
+              sizeof *msg->r34, field, p, end, p - field == 2);
           if (msg->r34 == NULL) goto no_memory;
         }
+      more_34:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r34[msg->n_r34++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r34 != cap_r34 ||
+              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
+            goto more_34;
+          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -1730,6 +1882,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r34 != cap_r34 ||
+              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
+            goto more_34;
+          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -1789,10 +1945,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(36, PBCI_WT_LEN): /* repeated string r36 = 36 */
       field_36:
         if (msg->n_r36 == cap_r36) {
-          msg->r36 = pbci_grow_run(arena, msg->r36, &msg->n_r36, &cap_r36,
-              sizeof *msg->r36, field, p, end);
+          msg->r36 = pbci_start_run(arena, msg->r36, &msg->n_r36, &cap_r36,
+              sizeof *msg->r36, field, p, end, p - field == 2);
           if (msg->r36 == NULL) goto no_memory;
         }
+      more_36:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -1802,6 +1959,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r36 != cap_r36 ||
+              pbci_extend_run(arena, msg->r36, &cap_r36, sizeof *msg->r36)) {
+            goto more_36;
+          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
@@ -1813,16 +1974,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(37, PBCI_WT_LEN): /* repeated bytes r37 = 37 */
       field_37:
         if (msg->n_r37 == cap_r37) {
-          msg->r37 = pbci_grow_run(arena, msg->r37, &msg->n_r37, &cap_r37,
-              sizeof *msg->r37, field, p, end);
+          msg->r37 = pbci_start_run(arena, msg->r37, &msg->n_r37, &cap_r37,
+              sizeof *msg->r37, field, p, end, p - field == 2);
           if (msg->r37 == NULL) goto no_memory;
         }
+      more_37:
         p = pbci_take_bytes(arena, &msg->r37[msg->n_r37], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r37++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r37 != cap_r37 ||
+              pbci_extend_run(arena, msg->r37, &cap_r37, sizeof *msg->r37)) {
+            goto more_37;
+          }
           goto field_37;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02)) {
@@ -1864,16 +2030,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(39, PBCI_WT_VARINT): /* repeated uint32 r39 = 39 */
       field_39:
         if (msg->n_r39 == cap_r39) {
-          msg->r39 = pbci_grow_run(arena, msg->r39, &msg->n_r39, &cap_r39,
-              sizeof *msg->r39, field, p, end);
+          msg->r39 = pbci_start_run(arena, msg->r39, &msg->n_r39, &cap_r39,
+              sizeof *msg->r39, field, p, end, p - field == 2);
           if (msg->r39 == NULL) goto no_memory;
         }
+      more_39:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r39[msg->n_r39++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r39 != cap_r39 ||
+              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
+            goto more_39;
+          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
@@ -1896,6 +2067,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r39 != cap_r39 ||
+              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
+            goto more_39;
+          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
@@ -1907,16 +2082,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(40, PBCI_WT_64BIT): /* repeated fixed64 r40 = 40 */
       field_40:
         if (msg->n_r40 == cap_r40) {
-          msg->r40 = pbci_grow_run(arena, msg->r40, &msg->n_r40, &cap_r40,
-              sizeof *msg->r40, field, p, end);
+          msg->r40 = pbci_start_run(arena, msg->r40, &msg->n_r40, &cap_r40,
+              sizeof *msg->r40, field, p, end, p - field == 2);
           if (msg->r40 == NULL) goto no_memory;
         }
+      more_40:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r40[msg->n_r40++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r40 != cap_r40 ||
+              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
+            goto more_40;
+          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
@@ -1939,6 +2119,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r40 != cap_r40 ||
+              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
+            goto more_40;
+          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
@@ -1981,16 +2165,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(42, PBCI_WT_VARINT): /* repeated sint64 r42 = 42 */
       field_42:
         if (msg->n_r42 == cap_r42) {
-          msg->r42 = pbci_grow_run(arena, msg->r42, &msg->n_r42, &cap_r42,
-              sizeof *msg->r42, field, p, end);
+          msg->r42 = pbci_start_run(arena, msg->r42, &msg->n_r42, &cap_r42,
+              sizeof *msg->r42, field, p, end, p - field == 2);
           if (msg->r42 == NULL) goto no_memory;
         }
+      more_42:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r42[msg->n_r42++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r42 != cap_r42 ||
+              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
+            goto more_42;
+          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
@@ -2013,6 +2202,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r42 != cap_r42 ||
+              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
+            goto more_42;
+          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
@@ -2055,16 +2248,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(44, PBCI_WT_64BIT): /* repeated double r44 = 44 */
       field_44:
         if (msg->n_r44 == cap_r44) {
-          msg->r44 = pbci_grow_run(arena, msg->r44, &msg->n_r44, &cap_r44,
-              sizeof *msg->r44, field, p, end);
+          msg->r44 = pbci_start_run(arena, msg->r44, &msg->n_r44, &cap_r44,
+              sizeof *msg->r44, field, p, end, p - field == 2);
           if (msg->r44 == NULL) goto no_memory;
         }
+      more_44:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r44[msg->n_r44++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r44 != cap_r44 ||
+              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
+            goto more_44;
+          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -2088,6 +2286,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r44 != cap_r44 ||
+              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
+            goto more_44;
+          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -2147,10 +2349,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(46, PBCI_WT_LEN): /* repeated string r46 = 46 */
       field_46:
         if (msg->n_r46 == cap_r46) {
-          msg->r46 = pbci_grow_run(arena, msg->r46, &msg->n_r46, &cap_r46,
-              sizeof *msg->r46, field, p, end);
+          msg->r46 = pbci_start_run(arena, msg->r46, &msg->n_r46, &cap_r46,
+              sizeof *msg->r46, field, p, end, p - field == 2);
           if (msg->r46 == NULL) goto no_memory;
         }
+      more_46:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -2160,6 +2363,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r46 != cap_r46 ||
+              pbci_extend_run(arena, msg->r46, &cap_r46, sizeof *msg->r46)) {
+            goto more_46;
+          }
           goto field_46;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
@@ -2171,16 +2378,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(47, PBCI_WT_LEN): /* repeated bytes r47 = 47 */
       field_47:
         if (msg->n_r47 == cap_r47) {
-          msg->r47 = pbci_grow_run(arena, msg->r47, &msg->n_r47, &cap_r47,
-              sizeof *msg->r47, field, p, end);
+          msg->r47 = pbci_start_run(arena, msg->r47, &msg->n_r47, &cap_r47,
+              sizeof *msg->r47, field, p, end, p - field == 2);
           if (msg->r47 == NULL) goto no_memory;
         }
+      more_47:
         p = pbci_take_bytes(arena, &msg->r47[msg->n_r47], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r47++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r47 != cap_r47 ||
+              pbci_extend_run(arena, msg->r47, &cap_r47, sizeof *msg->r47)) {
+            goto more_47;
+          }
           goto field_47;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03)) {
@@ -2222,16 +2434,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(49, PBCI_WT_VARINT): /* repeated uint32 r49 = 49 */
       field_49:
         if (msg->n_r49 == cap_r49) {
-          msg->r49 = pbci_grow_run(arena, msg->r49, &msg->n_r49, &cap_r49,
-              sizeof *msg->r49, field, p, end);
+          msg->r49 = pbci_start_run(arena, msg->r49, &msg->n_r49, &cap_r49,
+              sizeof *msg->r49, field, p, end, p - field == 2);
           if (msg->r49 == NULL) goto no_memory;
         }
+      more_49:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r49[msg->n_r49++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r49 != cap_r49 ||
+              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
+            goto more_49;
+          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
@@ -2254,6 +2471,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r49 != cap_r49 ||
+              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
+            goto more_49;
+          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
@@ -2265,16 +2486,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(50, PBCI_WT_64BIT): /* repeated fixed64 r50 = 50 */
       field_50:
         if (msg->n_r50 == cap_r50) {
-          msg->r50 = pbci_grow_run(arena, msg->r50, &msg->n_r50, &cap_r50,
-              sizeof *msg->r50, field, p, end);
+          msg->r50 = pbci_start_run(arena, msg->r50, &msg->n_r50, &cap_r50,
+              sizeof *msg->r50, field, p, end, p - field == 2);
           if (msg->r50 == NULL) goto no_memory;
         }
+      more_50:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r50[msg->n_r50++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r50 != cap_r50 ||
+              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
+            goto more_50;
+          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
@@ -2297,6 +2523,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r50 != cap_r50 ||
+              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
+            goto more_50;
+          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
@@ -2339,16 +2569,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(52, PBCI_WT_VARINT): /* repeated sint64 r52 = 52 */
       field_52:
         if (msg->n_r52 == cap_r52) {
-          msg->r52 = pbci_grow_run(arena, msg->r52, &msg->n_r52, &cap_r52,
-              sizeof *msg->r52, field, p, end);
+          msg->r52 = pbci_start_run(arena, msg->r52, &msg->n_r52, &cap_r52,
+              sizeof *msg->r52, field, p, end, p - field == 2);
           if (msg->r52 == NULL) goto no_memory;
         }
+      more_52:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r52[msg->n_r52++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r52 != cap_r52 ||
+              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
+            goto more_52;
+          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
@@ -2371,6 +2606,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r52 != cap_r52 ||
+              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
+            goto more_52;
+          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
@@ -2413,16 +2652,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(54, PBCI_WT_64BIT): /* repeated double r54 = 54 */
       field_54:
         if (msg->n_r54 == cap_r54) {
-          msg->r54 = pbci_grow_run(arena, msg->r54, &msg->n_r54, &cap_r54,
-              sizeof *msg->r54, field, p, end);
+          msg->r54 = pbci_start_run(arena, msg->r54, &msg->n_r54, &cap_r54,
+              sizeof *msg->r54, field, p, end, p - field == 2);
           if (msg->r54 == NULL) goto no_memory;
         }
+      more_54:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r54[msg->n_r54++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r54 != cap_r54 ||
+              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
+            goto more_54;
+          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -2446,6 +2690,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r54 != cap_r54 ||
+              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
+            goto more_54;
+          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -2505,10 +2753,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(56, PBCI_WT_LEN): /* repeated string r56 = 56 */
       field_56:
         if (msg->n_r56 == cap_r56) {
-          msg->r56 = pbci_grow_run(arena, msg->r56, &msg->n_r56, &cap_r56,
-              sizeof *msg->r56, field, p, end);
+          msg->r56 = pbci_start_run(arena, msg->r56, &msg->n_r56, &cap_r56,
+              sizeof *msg->r56, field, p, end, p - field == 2);
           if (msg->r56 == NULL) goto no_memory;
         }
+      more_56:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -2518,6 +2767,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r56 != cap_r56 ||
+              pbci_extend_run(arena, msg->r56, &cap_r56, sizeof *msg->r56)) {
+            goto more_56;
+          }
           goto field_56;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
@@ -2529,16 +2782,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(57, PBCI_WT_LEN): /* repeated bytes r57 = 57 */
       field_57:
         if (msg->n_r57 == cap_r57) {
-          msg->r57 = pbci_grow_run(arena, msg->r57, &msg->n_r57, &cap_r57,
-              sizeof *msg->r57, field, p, end);
+          msg->r57 = pbci_start_run(arena, msg->r57, &msg->n_r57, &cap_r57,
+              sizeof *msg->r57, field, p, end, p - field == 2);
           if (msg->r57 == NULL) goto no_memory;
         }
+      more_57:
         p = pbci_take_bytes(arena, &msg->r57[msg->n_r57], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r57++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r57 != cap_r57 ||
+              pbci_extend_run(arena, msg->r57, &cap_r57, sizeof *msg->r57)) {
+            goto more_57;
+          }
           goto field_57;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03)) {
@@ -2580,16 +2838,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(59, PBCI_WT_VARINT): /* repeated uint32 r59 = 59 */
       field_59:
         if (msg->n_r59 == cap_r59) {
-          msg->r59 = pbci_grow_run(arena, msg->r59, &msg->n_r59, &cap_r59,
-              sizeof *msg->r59, field, p, end);
+          msg->r59 = pbci_start_run(arena, msg->r59, &msg->n_r59, &cap_r59,
+              sizeof *msg->r59, field, p, end, p - field == 2);
           if (msg->r59 == NULL) goto no_memory;
         }
+      more_59:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r59[msg->n_r59++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r59 != cap_r59 ||
+              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
+            goto more_59;
+          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
@@ -2612,6 +2875,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r59 != cap_r59 ||
+              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
+            goto more_59;
+          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
@@ -2623,16 +2890,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(60, PBCI_WT_64BIT): /* repeated fixed64 r60 = 60 */
       field_60:
         if (msg->n_r60 == cap_r60) {
-          msg->r60 = pbci_grow_run(arena, msg->r60, &msg->n_r60, &cap_r60,
-              sizeof *msg->r60, field, p, end);
+          msg->r60 = pbci_start_run(arena, msg->r60, &msg->n_r60, &cap_r60,
+              sizeof *msg->r60, field, p, end, p - field == 2);
           if (msg->r60 == NULL) goto no_memory;
         }
+      more_60:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r60[msg->n_r60++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r60 != cap_r60 ||
+              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
+            goto more_60;
+          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
@@ -2655,6 +2927,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r60 != cap_r60 ||
+              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
+            goto more_60;
+          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
@@ -2697,16 +2973,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(62, PBCI_WT_VARINT): /* repeated sint64 r62 = 62 */
       field_62:
         if (msg->n_r62 == cap_r62) {
-          msg->r62 = pbci_grow_run(arena, msg->r62, &msg->n_r62, &cap_r62,
-              sizeof *msg->r62, field, p, end);
+          msg->r62 = pbci_start_run(arena, msg->r62, &msg->n_r62, &cap_r62,
+              sizeof *msg->r62, field, p, end, p - field == 2);
           if (msg->r62 == NULL) goto no_memory;
         }
+      more_62:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r62[msg->n_r62++] = pbci_zigzag64(v);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r62 != cap_r62 ||
+              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
+            goto more_62;
+          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
@@ -2729,6 +3010,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r62 != cap_r62 ||
+              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
+            goto more_62;
+          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
@@ -2771,16 +3056,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(64, PBCI_WT_64BIT): /* repeated double r64 = 64 */
       field_64:
         if (msg->n_r64 == cap_r64) {
-          msg->r64 = pbci_grow_run(arena, msg->r64, &msg->n_r64, &cap_r64,
-              sizeof *msg->r64, field, p, end);
+          msg->r64 = pbci_start_run(arena, msg->r64, &msg->n_r64, &cap_r64,
+              sizeof *msg->r64, field, p, end, p - field == 2);
           if (msg->r64 == NULL) goto no_memory;
         }
+      more_64:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r64[msg->n_r64++] = pbci_double(u64);
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r64 != cap_r64 ||
+              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
+            goto more_64;
+          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
@@ -2804,6 +3094,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r64 != cap_r64 ||
+              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
+            goto more_64;
+          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
@@ -2863,10 +3157,11 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(66, PBCI_WT_LEN): /* repeated string r66 = 66 */
       field_66:
         if (msg->n_r66 == cap_r66) {
-          msg->r66 = pbci_grow_run(arena, msg->r66, &msg->n_r66, &cap_r66,
-              sizeof *msg->r66, field, p, end);
+          msg->r66 = pbci_start_run(arena, msg->r66, &msg->n_r66, &cap_r66,
+              sizeof *msg->r66, field, p, end, p - field == 2);
           if (msg->r66 == NULL) goto no_memory;
         }
+      more_66:
         {
           PbciString s = pbci_take_string(arena, p, end, &r);
           if (s.next == NULL) goto fail;
@@ -2876,6 +3171,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r66 != cap_r66 ||
+              pbci_extend_run(arena, msg->r66, &cap_r66, sizeof *msg->r66)) {
+            goto more_66;
+          }
           goto field_66;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
@@ -2887,16 +3186,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(67, PBCI_WT_LEN): /* repeated bytes r67 = 67 */
       field_67:
         if (msg->n_r67 == cap_r67) {
-          msg->r67 = pbci_grow_run(arena, msg->r67, &msg->n_r67, &cap_r67,
-              sizeof *msg->r67, field, p, end);
+          msg->r67 = pbci_start_run(arena, msg->r67, &msg->n_r67, &cap_r67,
+              sizeof *msg->r67, field, p, end, p - field == 2);
           if (msg->r67 == NULL) goto no_memory;
         }
+      more_67:
         p = pbci_take_bytes(arena, &msg->r67[msg->n_r67], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r67++;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r67 != cap_r67 ||
+              pbci_extend_run(arena, msg->r67, &cap_r67, sizeof *msg->r67)) {
+            goto more_67;
+          }
           goto field_67;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
@@ -2938,16 +3242,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(69, PBCI_WT_VARINT): /* repeated uint32 r69 = 69 */
       field_69:
         if (msg->n_r69 == cap_r69) {
-          msg->r69 = pbci_grow_run(arena, msg->r69, &msg->n_r69, &cap_r69,
-              sizeof *msg->r69, field, p, end);
+          msg->r69 = pbci_start_run(arena, msg->r69, &msg->n_r69, &cap_r69,
+              sizeof *msg->r69, field, p, end, p - field == 2);
           if (msg->r69 == NULL) goto no_memory;
         }
+      more_69:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r69[msg->n_r69++] = (uint32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r69 != cap_r69 ||
+              pbci_extend_run(arena, msg->r69, &cap_r69, sizeof *msg->r69)) {
+            goto more_69;
+          }
           goto field_69;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
@@ -2970,6 +3279,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r69 != cap_r69 ||
+              pbci_extend_run(arena, msg->r69, &cap_r69, sizeof *msg->r69)) {
+            goto more_69;
+          }
           goto field_69;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
@@ -2981,16 +3294,21 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(70, PBCI_WT_64BIT): /* repeated fixed64 r70 = 70 */
       field_70:
         if (msg->n_r70 == cap_r70) {
-          msg->r70 = pbci_grow_run(arena, msg->r70, &msg->n_r70, &cap_r70,
-              sizeof *msg->r70, field, p, end);
+          msg->r70 = pbci_start_run(arena, msg->r70, &msg->n_r70, &cap_r70,
+              sizeof *msg->r70, field, p, end, p - field == 2);
           if (msg->r70 == NULL) goto no_memory;
         }
+      more_70:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r70[msg->n_r70++] = u64;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r70 != cap_r70 ||
+              pbci_extend_run(arena, msg->r70, &cap_r70, sizeof *msg->r70)) {
+            goto more_70;
+          }
           goto field_70;
         }
         break;
@@ -3008,6 +3326,10 @@ ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r70 != cap_r70 ||
+              pbci_extend_run(arena, msg->r70, &cap_r70, sizeof *msg->r70)) {
+            goto more_70;
+          }
           goto field_70;
         }
         break;
@@ -6400,16 +6722,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(1, PBCI_WT_VARINT): /* repeated int32 r1 = 1 */
       field_1:
         if (msg->n_r1 == cap_r1) {
-          msg->r1 = pbci_grow_run(arena, msg->r1, &msg->n_r1, &cap_r1,
-              sizeof *msg->r1, field, p, end);
+          msg->r1 = pbci_start_run(arena, msg->r1, &msg->n_r1, &cap_r1,
+              sizeof *msg->r1, field, p, end, p - field == 1);
           if (msg->r1 == NULL) goto no_memory;
         }
+      more_1:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r1[msg->n_r1++] = (int32_t)v;
         if (p < end && p[0] == 0x08) {
           field = p;
           p += 1;
+          if (msg->n_r1 != cap_r1 ||
+              pbci_extend_run(arena, msg->r1, &cap_r1, sizeof *msg->r1)) {
+            goto more_1;
+          }
           goto field_1;
         }
         if (p < end && p[0] == 0x10) {
@@ -6432,6 +6759,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x08) {
           field = p;
           p += 1;
+          if (msg->n_r1 != cap_r1 ||
+              pbci_extend_run(arena, msg->r1, &cap_r1, sizeof *msg->r1)) {
+            goto more_1;
+          }
           goto field_1;
         }
         if (p < end && p[0] == 0x10) {
@@ -6443,16 +6774,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 r2 = 2 */
       field_2:
         if (msg->n_r2 == cap_r2) {
-          msg->r2 = pbci_grow_run(arena, msg->r2, &msg->n_r2, &cap_r2,
-              sizeof *msg->r2, field, p, end);
+          msg->r2 = pbci_start_run(arena, msg->r2, &msg->n_r2, &cap_r2,
+              sizeof *msg->r2, field, p, end, p - field == 1);
           if (msg->r2 == NULL) goto no_memory;
         }
+      more_2:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r2[msg->n_r2++] = (int32_t)v;
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
+          if (msg->n_r2 != cap_r2 ||
+              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
+            goto more_2;
+          }
           goto field_2;
         }
         if (p < end && p[0] == 0x18) {
@@ -6475,6 +6811,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
+          if (msg->n_r2 != cap_r2 ||
+              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
+            goto more_2;
+          }
           goto field_2;
         }
         if (p < end && p[0] == 0x18) {
@@ -6486,16 +6826,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 r3 = 3 */
       field_3:
         if (msg->n_r3 == cap_r3) {
-          msg->r3 = pbci_grow_run(arena, msg->r3, &msg->n_r3, &cap_r3,
-              sizeof *msg->r3, field, p, end);
+          msg->r3 = pbci_start_run(arena, msg->r3, &msg->n_r3, &cap_r3,
+              sizeof *msg->r3, field, p, end, p - field == 1);
           if (msg->r3 == NULL) goto no_memory;
         }
+      more_3:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r3[msg->n_r3++] = (int32_t)v;
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_r3 != cap_r3 ||
+              pbci_extend_run(arena, msg->r3, &cap_r3, sizeof *msg->r3)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x20) {
@@ -6518,6 +6863,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
+          if (msg->n_r3 != cap_r3 ||
+              pbci_extend_run(arena, msg->r3, &cap_r3, sizeof *msg->r3)) {
+            goto more_3;
+          }
           goto field_3;
         }
         if (p < end && p[0] == 0x20) {
@@ -6529,16 +6878,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(4, PBCI_WT_VARINT): /* repeated int32 r4 = 4 */
       field_4:
         if (msg->n_r4 == cap_r4) {
-          msg->r4 = pbci_grow_run(arena, msg->r4, &msg->n_r4, &cap_r4,
-              sizeof *msg->r4, field, p, end);
+          msg->r4 = pbci_start_run(arena, msg->r4, &msg->n_r4, &cap_r4,
+              sizeof *msg->r4, field, p, end, p - field == 1);
           if (msg->r4 == NULL) goto no_memory;
         }
+      more_4:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r4[msg->n_r4++] = (int32_t)v;
         if (p < end && p[0] == 0x20) {
           field = p;
           p += 1;
+          if (msg->n_r4 != cap_r4 ||
+              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
+            goto more_4;
+          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -6561,6 +6915,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x20) {
           field = p;
           p += 1;
+          if (msg->n_r4 != cap_r4 ||
+              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
+            goto more_4;
+          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -6572,16 +6930,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(5, PBCI_WT_VARINT): /* repeated int32 r5 = 5 */
       field_5:
         if (msg->n_r5 == cap_r5) {
-          msg->r5 = pbci_grow_run(arena, msg->r5, &msg->n_r5, &cap_r5,
-              sizeof *msg->r5, field, p, end);
+          msg->r5 = pbci_start_run(arena, msg->r5, &msg->n_r5, &cap_r5,
+              sizeof *msg->r5, field, p, end, p - field == 1);
           if (msg->r5 == NULL) goto no_memory;
         }
+      more_5:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r5[msg->n_r5++] = (int32_t)v;
         if (p < end && p[0] == 0x28) {
           field = p;
           p += 1;
+          if (msg->n_r5 != cap_r5 ||
+              pbci_extend_run(arena, msg->r5, &cap_r5, sizeof *msg->r5)) {
+            goto more_5;
+          }
           goto field_5;
         }
         if (p < end && p[0] == 0x30) {
@@ -6604,6 +6967,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x28) {
           field = p;
           p += 1;
+          if (msg->n_r5 != cap_r5 ||
+              pbci_extend_run(arena, msg->r5, &cap_r5, sizeof *msg->r5)) {
+            goto more_5;
+          }
           goto field_5;
         }
         if (p < end && p[0] == 0x30) {
@@ -6615,16 +6982,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(6, PBCI_WT_VARINT): /* repeated int32 r6 = 6 */
       field_6:
         if (msg->n_r6 == cap_r6) {
-          msg->r6 = pbci_grow_run(arena, msg->r6, &msg->n_r6, &cap_r6,
-              sizeof *msg->r6, field, p, end);
+          msg->r6 = pbci_start_run(arena, msg->r6, &msg->n_r6, &cap_r6,
+              sizeof *msg->r6, field, p, end, p - field == 1);
           if (msg->r6 == NULL) goto no_memory;
         }
+      more_6:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r6[msg->n_r6++] = (int32_t)v;
         if (p < end && p[0] == 0x30) {
           field = p;
           p += 1;
+          if (msg->n_r6 != cap_r6 ||
+              pbci_extend_run(arena, msg->r6, &cap_r6, sizeof *msg->r6)) {
+            goto more_6;
+          }
           goto field_6;
         }
         if (p < end && p[0] == 0x38) {
@@ -6647,6 +7019,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x30) {
           field = p;
           p += 1;
+          if (msg->n_r6 != cap_r6 ||
+              pbci_extend_run(arena, msg->r6, &cap_r6, sizeof *msg->r6)) {
+            goto more_6;
+          }
           goto field_6;
         }
         if (p < end && p[0] == 0x38) {
@@ -6658,16 +7034,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(7, PBCI_WT_VARINT): /* repeated int32 r7 = 7 */
       field_7:
         if (msg->n_r7 == cap_r7) {
-          msg->r7 = pbci_grow_run(arena, msg->r7, &msg->n_r7, &cap_r7,
-              sizeof *msg->r7, field, p, end);
+          msg->r7 = pbci_start_run(arena, msg->r7, &msg->n_r7, &cap_r7,
+              sizeof *msg->r7, field, p, end, p - field == 1);
           if (msg->r7 == NULL) goto no_memory;
         }
+      more_7:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r7[msg->n_r7++] = (int32_t)v;
         if (p < end && p[0] == 0x38) {
           field = p;
           p += 1;
+          if (msg->n_r7 != cap_r7 ||
+              pbci_extend_run(arena, msg->r7, &cap_r7, sizeof *msg->r7)) {
+            goto more_7;
+          }
           goto field_7;
         }
         if (p < end && p[0] == 0x40) {
@@ -6690,6 +7071,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x38) {
           field = p;
           p += 1;
+          if (msg->n_r7 != cap_r7 ||
+              pbci_extend_run(arena, msg->r7, &cap_r7, sizeof *msg->r7)) {
+            goto more_7;
+          }
           goto field_7;
         }
         if (p < end && p[0] == 0x40) {
@@ -6701,16 +7086,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(8, PBCI_WT_VARINT): /* repeated int32 r8 = 8 */
       field_8:
         if (msg->n_r8 == cap_r8) {
-          msg->r8 = pbci_grow_run(arena, msg->r8, &msg->n_r8, &cap_r8,
-              sizeof *msg->r8, field, p, end);
+          msg->r8 = pbci_start_run(arena, msg->r8, &msg->n_r8, &cap_r8,
+              sizeof *msg->r8, field, p, end, p - field == 1);
           if (msg->r8 == NULL) goto no_memory;
         }
+      more_8:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r8[msg->n_r8++] = (int32_t)v;
         if (p < end && p[0] == 0x40) {
           field = p;
           p += 1;
+          if (msg->n_r8 != cap_r8 ||
+              pbci_extend_run(arena, msg->r8, &cap_r8, sizeof *msg->r8)) {
+            goto more_8;
+          }
           goto field_8;
         }
         if (p < end && p[0] == 0x48) {
@@ -6733,6 +7123,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x40) {
           field = p;
           p += 1;
+          if (msg->n_r8 != cap_r8 ||
+              pbci_extend_run(arena, msg->r8, &cap_r8, sizeof *msg->r8)) {
+            goto more_8;
+          }
           goto field_8;
         }
         if (p < end && p[0] == 0x48) {
@@ -6744,16 +7138,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(9, PBCI_WT_VARINT): /* repeated int32 r9 = 9 */
       field_9:
         if (msg->n_r9 == cap_r9) {
-          msg->r9 = pbci_grow_run(arena, msg->r9, &msg->n_r9, &cap_r9,
-              sizeof *msg->r9, field, p, end);
+          msg->r9 = pbci_start_run(arena, msg->r9, &msg->n_r9, &cap_r9,
+              sizeof *msg->r9, field, p, end, p - field == 1);
           if (msg->r9 == NULL) goto no_memory;
         }
+      more_9:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r9[msg->n_r9++] = (int32_t)v;
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
+          if (msg->n_r9 != cap_r9 ||
+              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
+            goto more_9;
+          }
           goto field_9;
         }
         if (p < end && p[0] == 0x50) {
@@ -6776,6 +7175,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
+          if (msg->n_r9 != cap_r9 ||
+              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
+            goto more_9;
+          }
           goto field_9;
         }
         if (p < end && p[0] == 0x50) {
@@ -6787,16 +7190,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(10, PBCI_WT_VARINT): /* repeated int32 r10 = 10 */
       field_10:
         if (msg->n_r10 == cap_r10) {
-          msg->r10 = pbci_grow_run(arena, msg->r10, &msg->n_r10, &cap_r10,
-              sizeof *msg->r10, field, p, end);
+          msg->r10 = pbci_start_run(arena, msg->r10, &msg->n_r10, &cap_r10,
+              sizeof *msg->r10, field, p, end, p - field == 1);
           if (msg->r10 == NULL) goto no_memory;
         }
+      more_10:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r10[msg->n_r10++] = (int32_t)v;
         if (p < end && p[0] == 0x50) {
           field = p;
           p += 1;
+          if (msg->n_r10 != cap_r10 ||
+              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
+            goto more_10;
+          }
           goto field_10;
         }
         if (p < end && p[0] == 0x58) {
@@ -6819,6 +7227,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x50) {
           field = p;
           p += 1;
+          if (msg->n_r10 != cap_r10 ||
+              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
+            goto more_10;
+          }
           goto field_10;
         }
         if (p < end && p[0] == 0x58) {
@@ -6830,16 +7242,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(11, PBCI_WT_VARINT): /* repeated int32 r11 = 11 */
       field_11:
         if (msg->n_r11 == cap_r11) {
-          msg->r11 = pbci_grow_run(arena, msg->r11, &msg->n_r11, &cap_r11,
-              sizeof *msg->r11, field, p, end);
+          msg->r11 = pbci_start_run(arena, msg->r11, &msg->n_r11, &cap_r11,
+              sizeof *msg->r11, field, p, end, p - field == 1);
           if (msg->r11 == NULL) goto no_memory;
         }
+      more_11:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r11[msg->n_r11++] = (int32_t)v;
         if (p < end && p[0] == 0x58) {
           field = p;
           p += 1;
+          if (msg->n_r11 != cap_r11 ||
+              pbci_extend_run(arena, msg->r11, &cap_r11, sizeof *msg->r11)) {
+            goto more_11;
+          }
           goto field_11;
         }
         if (p < end && p[0] == 0x60) {
@@ -6862,6 +7279,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x58) {
           field = p;
           p += 1;
+          if (msg->n_r11 != cap_r11 ||
+              pbci_extend_run(arena, msg->r11, &cap_r11, sizeof *msg->r11)) {
+            goto more_11;
+          }
           goto field_11;
         }
         if (p < end && p[0] == 0x60) {
@@ -6873,16 +7294,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(12, PBCI_WT_VARINT): /* repeated int32 r12 = 12 */
       field_12:
         if (msg->n_r12 == cap_r12) {
-          msg->r12 = pbci_grow_run(arena, msg->r12, &msg->n_r12, &cap_r12,
-              sizeof *msg->r12, field, p, end);
+          msg->r12 = pbci_start_run(arena, msg->r12, &msg->n_r12, &cap_r12,
+              sizeof *msg->r12, field, p, end, p - field == 1);
           if (msg->r12 == NULL) goto no_memory;
         }
+      more_12:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r12[msg->n_r12++] = (int32_t)v;
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
+          if (msg->n_r12 != cap_r12 ||
+              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
+            goto more_12;
+          }
           goto field_12;
         }
         if (p < end && p[0] == 0x68) {
@@ -6905,6 +7331,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
+          if (msg->n_r12 != cap_r12 ||
+              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
+            goto more_12;
+          }
           goto field_12;
         }
         if (p < end && p[0] == 0x68) {
@@ -6916,16 +7346,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(13, PBCI_WT_VARINT): /* repeated int32 r13 = 13 */
       field_13:
         if (msg->n_r13 == cap_r13) {
-          msg->r13 = pbci_grow_run(arena, msg->r13, &msg->n_r13, &cap_r13,
-              sizeof *msg->r13, field, p, end);
+          msg->r13 = pbci_start_run(arena, msg->r13, &msg->n_r13, &cap_r13,
+              sizeof *msg->r13, field, p, end, p - field == 1);
           if (msg->r13 == NULL) goto no_memory;
         }
+      more_13:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r13[msg->n_r13++] = (int32_t)v;
         if (p < end && p[0] == 0x68) {
           field = p;
           p += 1;
+          if (msg->n_r13 != cap_r13 ||
+              pbci_extend_run(arena, msg->r13, &cap_r13, sizeof *msg->r13)) {
+            goto more_13;
+          }
           goto field_13;
         }
         if (p < end && p[0] == 0x70) {
@@ -6948,6 +7383,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x68) {
           field = p;
           p += 1;
+          if (msg->n_r13 != cap_r13 ||
+              pbci_extend_run(arena, msg->r13, &cap_r13, sizeof *msg->r13)) {
+            goto more_13;
+          }
           goto field_13;
         }
         if (p < end && p[0] == 0x70) {
@@ -6959,16 +7398,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(14, PBCI_WT_VARINT): /* repeated int32 r14 = 14 */
       field_14:
         if (msg->n_r14 == cap_r14) {
-          msg->r14 = pbci_grow_run(arena, msg->r14, &msg->n_r14, &cap_r14,
-              sizeof *msg->r14, field, p, end);
+          msg->r14 = pbci_start_run(arena, msg->r14, &msg->n_r14, &cap_r14,
+              sizeof *msg->r14, field, p, end, p - field == 1);
           if (msg->r14 == NULL) goto no_memory;
         }
+      more_14:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r14[msg->n_r14++] = (int32_t)v;
         if (p < end && p[0] == 0x70) {
           field = p;
           p += 1;
+          if (msg->n_r14 != cap_r14 ||
+              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
+            goto more_14;
+          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -6991,6 +7435,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x70) {
           field = p;
           p += 1;
+          if (msg->n_r14 != cap_r14 ||
+              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
+            goto more_14;
+          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -7002,16 +7450,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(15, PBCI_WT_VARINT): /* repeated int32 r15 = 15 */
       field_15:
         if (msg->n_r15 == cap_r15) {
-          msg->r15 = pbci_grow_run(arena, msg->r15, &msg->n_r15, &cap_r15,
-              sizeof *msg->r15, field, p, end);
+          msg->r15 = pbci_start_run(arena, msg->r15, &msg->n_r15, &cap_r15,
+              sizeof *msg->r15, field, p, end, p - field == 1);
           if (msg->r15 == NULL) goto no_memory;
         }
+      more_15:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r15[msg->n_r15++] = (int32_t)v;
         if (p < end && p[0] == 0x78) {
           field = p;
           p += 1;
+          if (msg->n_r15 != cap_r15 ||
+              pbci_extend_run(arena, msg->r15, &cap_r15, sizeof *msg->r15)) {
+            goto more_15;
+          }
           goto field_15;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
@@ -7034,6 +7487,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x78) {
           field = p;
           p += 1;
+          if (msg->n_r15 != cap_r15 ||
+              pbci_extend_run(arena, msg->r15, &cap_r15, sizeof *msg->r15)) {
+            goto more_15;
+          }
           goto field_15;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
@@ -7045,16 +7502,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(16, PBCI_WT_VARINT): /* repeated int32 r16 = 16 */
       field_16:
         if (msg->n_r16 == cap_r16) {
-          msg->r16 = pbci_grow_run(arena, msg->r16, &msg->n_r16, &cap_r16,
-              sizeof *msg->r16, field, p, end);
+          msg->r16 = pbci_start_run(arena, msg->r16, &msg->n_r16, &cap_r16,
+              sizeof *msg->r16, field, p, end, p - field == 2);
           if (msg->r16 == NULL) goto no_memory;
         }
+      more_16:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r16[msg->n_r16++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r16 != cap_r16 ||
+              pbci_extend_run(arena, msg->r16, &cap_r16, sizeof *msg->r16)) {
+            goto more_16;
+          }
           goto field_16;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
@@ -7077,6 +7539,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r16 != cap_r16 ||
+              pbci_extend_run(arena, msg->r16, &cap_r16, sizeof *msg->r16)) {
+            goto more_16;
+          }
           goto field_16;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
@@ -7088,16 +7554,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(17, PBCI_WT_VARINT): /* repeated int32 r17 = 17 */
       field_17:
         if (msg->n_r17 == cap_r17) {
-          msg->r17 = pbci_grow_run(arena, msg->r17, &msg->n_r17, &cap_r17,
-              sizeof *msg->r17, field, p, end);
+          msg->r17 = pbci_start_run(arena, msg->r17, &msg->n_r17, &cap_r17,
+              sizeof *msg->r17, field, p, end, p - field == 2);
           if (msg->r17 == NULL) goto no_memory;
         }
+      more_17:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r17[msg->n_r17++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r17 != cap_r17 ||
+              pbci_extend_run(arena, msg->r17, &cap_r17, sizeof *msg->r17)) {
+            goto more_17;
+          }
           goto field_17;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
@@ -7120,6 +7591,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r17 != cap_r17 ||
+              pbci_extend_run(arena, msg->r17, &cap_r17, sizeof *msg->r17)) {
+            goto more_17;
+          }
           goto field_17;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
@@ -7131,16 +7606,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(18, PBCI_WT_VARINT): /* repeated int32 r18 = 18 */
       field_18:
         if (msg->n_r18 == cap_r18) {
-          msg->r18 = pbci_grow_run(arena, msg->r18, &msg->n_r18, &cap_r18,
-              sizeof *msg->r18, field, p, end);
+          msg->r18 = pbci_start_run(arena, msg->r18, &msg->n_r18, &cap_r18,
+              sizeof *msg->r18, field, p, end, p - field == 2);
           if (msg->r18 == NULL) goto no_memory;
         }
+      more_18:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r18[msg->n_r18++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r18 != cap_r18 ||
+              pbci_extend_run(arena, msg->r18, &cap_r18, sizeof *msg->r18)) {
+            goto more_18;
+          }
           goto field_18;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
@@ -7163,6 +7643,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r18 != cap_r18 ||
+              pbci_extend_run(arena, msg->r18, &cap_r18, sizeof *msg->r18)) {
+            goto more_18;
+          }
           goto field_18;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
@@ -7174,16 +7658,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(19, PBCI_WT_VARINT): /* repeated int32 r19 = 19 */
       field_19:
         if (msg->n_r19 == cap_r19) {
-          msg->r19 = pbci_grow_run(arena, msg->r19, &msg->n_r19, &cap_r19,
-              sizeof *msg->r19, field, p, end);
+          msg->r19 = pbci_start_run(arena, msg->r19, &msg->n_r19, &cap_r19,
+              sizeof *msg->r19, field, p, end, p - field == 2);
           if (msg->r19 == NULL) goto no_memory;
         }
+      more_19:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r19[msg->n_r19++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r19 != cap_r19 ||
+              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
+            goto more_19;
+          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
@@ -7206,6 +7695,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r19 != cap_r19 ||
+              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
+            goto more_19;
+          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
@@ -7217,16 +7710,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(20, PBCI_WT_VARINT): /* repeated int32 r20 = 20 */
       field_20:
         if (msg->n_r20 == cap_r20) {
-          msg->r20 = pbci_grow_run(arena, msg->r20, &msg->n_r20, &cap_r20,
-              sizeof *msg->r20, field, p, end);
+          msg->r20 = pbci_start_run(arena, msg->r20, &msg->n_r20, &cap_r20,
+              sizeof *msg->r20, field, p, end, p - field == 2);
           if (msg->r20 == NULL) goto no_memory;
         }
+      more_20:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r20[msg->n_r20++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r20 != cap_r20 ||
+              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
+            goto more_20;
+          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
@@ -7249,6 +7747,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r20 != cap_r20 ||
+              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
+            goto more_20;
+          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
@@ -7260,16 +7762,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(21, PBCI_WT_VARINT): /* repeated int32 r21 = 21 */
       field_21:
         if (msg->n_r21 == cap_r21) {
-          msg->r21 = pbci_grow_run(arena, msg->r21, &msg->n_r21, &cap_r21,
-              sizeof *msg->r21, field, p, end);
+          msg->r21 = pbci_start_run(arena, msg->r21, &msg->n_r21, &cap_r21,
+              sizeof *msg->r21, field, p, end, p - field == 2);
           if (msg->r21 == NULL) goto no_memory;
         }
+      more_21:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r21[msg->n_r21++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r21 != cap_r21 ||
+              pbci_extend_run(arena, msg->r21, &cap_r21, sizeof *msg->r21)) {
+            goto more_21;
+          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -7292,6 +7799,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r21 != cap_r21 ||
+              pbci_extend_run(arena, msg->r21, &cap_r21, sizeof *msg->r21)) {
+            goto more_21;
+          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -7303,16 +7814,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated int32 r22 = 22 */
       field_22:
         if (msg->n_r22 == cap_r22) {
-          msg->r22 = pbci_grow_run(arena, msg->r22, &msg->n_r22, &cap_r22,
-              sizeof *msg->r22, field, p, end);
+          msg->r22 = pbci_start_run(arena, msg->r22, &msg->n_r22, &cap_r22,
+              sizeof *msg->r22, field, p, end, p - field == 2);
           if (msg->r22 == NULL) goto no_memory;
         }
+      more_22:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r22[msg->n_r22++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r22 != cap_r22 ||
+              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -7335,6 +7851,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r22 != cap_r22 ||
+              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
+            goto more_22;
+          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -7346,16 +7866,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(23, PBCI_WT_VARINT): /* repeated int32 r23 = 23 */
       field_23:
         if (msg->n_r23 == cap_r23) {
-          msg->r23 = pbci_grow_run(arena, msg->r23, &msg->n_r23, &cap_r23,
-              sizeof *msg->r23, field, p, end);
+          msg->r23 = pbci_start_run(arena, msg->r23, &msg->n_r23, &cap_r23,
+              sizeof *msg->r23, field, p, end, p - field == 2);
           if (msg->r23 == NULL) goto no_memory;
         }
+      more_23:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r23[msg->n_r23++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r23 != cap_r23 ||
+              pbci_extend_run(arena, msg->r23, &cap_r23, sizeof *msg->r23)) {
+            goto more_23;
+          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -7378,6 +7903,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r23 != cap_r23 ||
+              pbci_extend_run(arena, msg->r23, &cap_r23, sizeof *msg->r23)) {
+            goto more_23;
+          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -7389,16 +7918,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(24, PBCI_WT_VARINT): /* repeated int32 r24 = 24 */
       field_24:
         if (msg->n_r24 == cap_r24) {
-          msg->r24 = pbci_grow_run(arena, msg->r24, &msg->n_r24, &cap_r24,
-              sizeof *msg->r24, field, p, end);
+          msg->r24 = pbci_start_run(arena, msg->r24, &msg->n_r24, &cap_r24,
+              sizeof *msg->r24, field, p, end, p - field == 2);
           if (msg->r24 == NULL) goto no_memory;
         }
+      more_24:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r24[msg->n_r24++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r24 != cap_r24 ||
+              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -7421,6 +7955,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r24 != cap_r24 ||
+              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
+            goto more_24;
+          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -7432,16 +7970,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(25, PBCI_WT_VARINT): /* repeated int32 r25 = 25 */
       field_25:
         if (msg->n_r25 == cap_r25) {
-          msg->r25 = pbci_grow_run(arena, msg->r25, &msg->n_r25, &cap_r25,
-              sizeof *msg->r25, field, p, end);
+          msg->r25 = pbci_start_run(arena, msg->r25, &msg->n_r25, &cap_r25,
+              sizeof *msg->r25, field, p, end, p - field == 2);
           if (msg->r25 == NULL) goto no_memory;
         }
+      more_25:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r25[msg->n_r25++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r25 != cap_r25 ||
+              pbci_extend_run(arena, msg->r25, &cap_r25, sizeof *msg->r25)) {
+            goto more_25;
+          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -7464,6 +8007,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r25 != cap_r25 ||
+              pbci_extend_run(arena, msg->r25, &cap_r25, sizeof *msg->r25)) {
+            goto more_25;
+          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -7475,16 +8022,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(26, PBCI_WT_VARINT): /* repeated int32 r26 = 26 */
       field_26:
         if (msg->n_r26 == cap_r26) {
-          msg->r26 = pbci_grow_run(arena, msg->r26, &msg->n_r26, &cap_r26,
-              sizeof *msg->r26, field, p, end);
+          msg->r26 = pbci_start_run(arena, msg->r26, &msg->n_r26, &cap_r26,
+              sizeof *msg->r26, field, p, end, p - field == 2);
           if (msg->r26 == NULL) goto no_memory;
         }
+      more_26:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r26[msg->n_r26++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r26 != cap_r26 ||
+              pbci_extend_run(arena, msg->r26, &cap_r26, sizeof *msg->r26)) {
+            goto more_26;
+          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
@@ -7507,6 +8059,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r26 != cap_r26 ||
+              pbci_extend_run(arena, msg->r26, &cap_r26, sizeof *msg->r26)) {
+            goto more_26;
+          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
@@ -7518,16 +8074,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(27, PBCI_WT_VARINT): /* repeated int32 r27 = 27 */
       field_27:
         if (msg->n_r27 == cap_r27) {
-          msg->r27 = pbci_grow_run(arena, msg->r27, &msg->n_r27, &cap_r27,
-              sizeof *msg->r27, field, p, end);
+          msg->r27 = pbci_start_run(arena, msg->r27, &msg->n_r27, &cap_r27,
+              sizeof *msg->r27, field, p, end, p - field == 2);
           if (msg->r27 == NULL) goto no_memory;
         }
+      more_27:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r27[msg->n_r27++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r27 != cap_r27 ||
+              pbci_extend_run(arena, msg->r27, &cap_r27, sizeof *msg->r27)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
@@ -7550,6 +8111,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r27 != cap_r27 ||
+              pbci_extend_run(arena, msg->r27, &cap_r27, sizeof *msg->r27)) {
+            goto more_27;
+          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
@@ -7561,16 +8126,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(28, PBCI_WT_VARINT): /* repeated int32 r28 = 28 */
       field_28:
         if (msg->n_r28 == cap_r28) {
-          msg->r28 = pbci_grow_run(arena, msg->r28, &msg->n_r28, &cap_r28,
-              sizeof *msg->r28, field, p, end);
+          msg->r28 = pbci_start_run(arena, msg->r28, &msg->n_r28, &cap_r28,
+              sizeof *msg->r28, field, p, end, p - field == 2);
           if (msg->r28 == NULL) goto no_memory;
         }
+      more_28:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r28[msg->n_r28++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r28 != cap_r28 ||
+              pbci_extend_run(arena, msg->r28, &cap_r28, sizeof *msg->r28)) {
+            goto more_28;
+          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
@@ -7593,6 +8163,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r28 != cap_r28 ||
+              pbci_extend_run(arena, msg->r28, &cap_r28, sizeof *msg->r28)) {
+            goto more_28;
+          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
@@ -7604,16 +8178,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(29, PBCI_WT_VARINT): /* repeated int32 r29 = 29 */
       field_29:
         if (msg->n_r29 == cap_r29) {
-          msg->r29 = pbci_grow_run(arena, msg->r29, &msg->n_r29, &cap_r29,
-              sizeof *msg->r29, field, p, end);
+          msg->r29 = pbci_start_run(arena, msg->r29, &msg->n_r29, &cap_r29,
+              sizeof *msg->r29, field, p, end, p - field == 2);
           if (msg->r29 == NULL) goto no_memory;
         }
+      more_29:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r29[msg->n_r29++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r29 != cap_r29 ||
+              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
@@ -7636,6 +8215,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r29 != cap_r29 ||
+              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
+            goto more_29;
+          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
@@ -7647,16 +8230,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(30, PBCI_WT_VARINT): /* repeated int32 r30 = 30 */
       field_30:
         if (msg->n_r30 == cap_r30) {
-          msg->r30 = pbci_grow_run(arena, msg->r30, &msg->n_r30, &cap_r30,
-              sizeof *msg->r30, field, p, end);
+          msg->r30 = pbci_start_run(arena, msg->r30, &msg->n_r30, &cap_r30,
+              sizeof *msg->r30, field, p, end, p - field == 2);
           if (msg->r30 == NULL) goto no_memory;
         }
+      more_30:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r30[msg->n_r30++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r30 != cap_r30 ||
+              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
@@ -7679,6 +8267,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r30 != cap_r30 ||
+              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
+            goto more_30;
+          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
@@ -7690,16 +8282,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(31, PBCI_WT_VARINT): /* repeated int32 r31 = 31 */
       field_31:
         if (msg->n_r31 == cap_r31) {
-          msg->r31 = pbci_grow_run(arena, msg->r31, &msg->n_r31, &cap_r31,
-              sizeof *msg->r31, field, p, end);
+          msg->r31 = pbci_start_run(arena, msg->r31, &msg->n_r31, &cap_r31,
+              sizeof *msg->r31, field, p, end, p - field == 2);
           if (msg->r31 == NULL) goto no_memory;
         }
+      more_31:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r31[msg->n_r31++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r31 != cap_r31 ||
+              pbci_extend_run(arena, msg->r31, &cap_r31, sizeof *msg->r31)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
@@ -7722,6 +8319,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
           field = p;
           p += 2;
+          if (msg->n_r31 != cap_r31 ||
+              pbci_extend_run(arena, msg->r31, &cap_r31, sizeof *msg->r31)) {
+            goto more_31;
+          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
@@ -7733,16 +8334,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(32, PBCI_WT_VARINT): /* repeated int32 r32 = 32 */
       field_32:
         if (msg->n_r32 == cap_r32) {
-          msg->r32 = pbci_grow_run(arena, msg->r32, &msg->n_r32, &cap_r32,
-              sizeof *msg->r32, field, p, end);
+          msg->r32 = pbci_start_run(arena, msg->r32, &msg->n_r32, &cap_r32,
+              sizeof *msg->r32, field, p, end, p - field == 2);
           if (msg->r32 == NULL) goto no_memory;
         }
+      more_32:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r32[msg->n_r32++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r32 != cap_r32 ||
+              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -7765,6 +8371,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r32 != cap_r32 ||
+              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
+            goto more_32;
+          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -7776,16 +8386,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(33, PBCI_WT_VARINT): /* repeated int32 r33 = 33 */
       field_33:
         if (msg->n_r33 == cap_r33) {
-          msg->r33 = pbci_grow_run(arena, msg->r33, &msg->n_r33, &cap_r33,
-              sizeof *msg->r33, field, p, end);
+          msg->r33 = pbci_start_run(arena, msg->r33, &msg->n_r33, &cap_r33,
+              sizeof *msg->r33, field, p, end, p - field == 2);
           if (msg->r33 == NULL) goto no_memory;
         }
+      more_33:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r33[msg->n_r33++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r33 != cap_r33 ||
+              pbci_extend_run(arena, msg->r33, &cap_r33, sizeof *msg->r33)) {
+            goto more_33;
+          }
           goto field_33;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
@@ -7808,6 +8423,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r33 != cap_r33 ||
+              pbci_extend_run(arena, msg->r33, &cap_r33, sizeof *msg->r33)) {
+            goto more_33;
+          }
           goto field_33;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
@@ -7819,16 +8438,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(34, PBCI_WT_VARINT): /* repeated int32 r34 = 34 */
       field_34:
         if (msg->n_r34 == cap_r34) {
-          msg->r34 = pbci_grow_run(arena, msg->r34, &msg->n_r34, &cap_r34,
-              sizeof *msg->r34, field, p, end);
+          msg->r34 = pbci_start_run(arena, msg->r34, &msg->n_r34, &cap_r34,
+              sizeof *msg->r34, field, p, end, p - field == 2);
           if (msg->r34 == NULL) goto no_memory;
         }
+      more_34:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r34[msg->n_r34++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r34 != cap_r34 ||
+              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
+            goto more_34;
+          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -7851,6 +8475,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r34 != cap_r34 ||
+              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
+            goto more_34;
+          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -7862,16 +8490,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(35, PBCI_WT_VARINT): /* repeated int32 r35 = 35 */
       field_35:
         if (msg->n_r35 == cap_r35) {
-          msg->r35 = pbci_grow_run(arena, msg->r35, &msg->n_r35, &cap_r35,
-              sizeof *msg->r35, field, p, end);
+          msg->r35 = pbci_start_run(arena, msg->r35, &msg->n_r35, &cap_r35,
+              sizeof *msg->r35, field, p, end, p - field == 2);
           if (msg->r35 == NULL) goto no_memory;
         }
+      more_35:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r35[msg->n_r35++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r35 != cap_r35 ||
+              pbci_extend_run(arena, msg->r35, &cap_r35, sizeof *msg->r35)) {
+            goto more_35;
+          }
           goto field_35;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
@@ -7894,6 +8527,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r35 != cap_r35 ||
+              pbci_extend_run(arena, msg->r35, &cap_r35, sizeof *msg->r35)) {
+            goto more_35;
+          }
           goto field_35;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
@@ -7905,16 +8542,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(36, PBCI_WT_VARINT): /* repeated int32 r36 = 36 */
       field_36:
         if (msg->n_r36 == cap_r36) {
-          msg->r36 = pbci_grow_run(arena, msg->r36, &msg->n_r36, &cap_r36,
-              sizeof *msg->r36, field, p, end);
+          msg->r36 = pbci_start_run(arena, msg->r36, &msg->n_r36, &cap_r36,
+              sizeof *msg->r36, field, p, end, p - field == 2);
           if (msg->r36 == NULL) goto no_memory;
         }
+      more_36:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r36[msg->n_r36++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r36 != cap_r36 ||
+              pbci_extend_run(arena, msg->r36, &cap_r36, sizeof *msg->r36)) {
+            goto more_36;
+          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
@@ -7937,6 +8579,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r36 != cap_r36 ||
+              pbci_extend_run(arena, msg->r36, &cap_r36, sizeof *msg->r36)) {
+            goto more_36;
+          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
@@ -7948,16 +8594,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(37, PBCI_WT_VARINT): /* repeated int32 r37 = 37 */
       field_37:
         if (msg->n_r37 == cap_r37) {
-          msg->r37 = pbci_grow_run(arena, msg->r37, &msg->n_r37, &cap_r37,
-              sizeof *msg->r37, field, p, end);
+          msg->r37 = pbci_start_run(arena, msg->r37, &msg->n_r37, &cap_r37,
+              sizeof *msg->r37, field, p, end, p - field == 2);
           if (msg->r37 == NULL) goto no_memory;
         }
+      more_37:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r37[msg->n_r37++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r37 != cap_r37 ||
+              pbci_extend_run(arena, msg->r37, &cap_r37, sizeof *msg->r37)) {
+            goto more_37;
+          }
           goto field_37;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
@@ -7980,6 +8631,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r37 != cap_r37 ||
+              pbci_extend_run(arena, msg->r37, &cap_r37, sizeof *msg->r37)) {
+            goto more_37;
+          }
           goto field_37;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
@@ -7991,16 +8646,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(38, PBCI_WT_VARINT): /* repeated int32 r38 = 38 */
       field_38:
         if (msg->n_r38 == cap_r38) {
-          msg->r38 = pbci_grow_run(arena, msg->r38, &msg->n_r38, &cap_r38,
-              sizeof *msg->r38, field, p, end);
+          msg->r38 = pbci_start_run(arena, msg->r38, &msg->n_r38, &cap_r38,
+              sizeof *msg->r38, field, p, end, p - field == 2);
           if (msg->r38 == NULL) goto no_memory;
         }
+      more_38:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r38[msg->n_r38++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r38 != cap_r38 ||
+              pbci_extend_run(arena, msg->r38, &cap_r38, sizeof *msg->r38)) {
+            goto more_38;
+          }
           goto field_38;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
@@ -8023,6 +8683,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r38 != cap_r38 ||
+              pbci_extend_run(arena, msg->r38, &cap_r38, sizeof *msg->r38)) {
+            goto more_38;
+          }
           goto field_38;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
@@ -8034,16 +8698,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(39, PBCI_WT_VARINT): /* repeated int32 r39 = 39 */
       field_39:
         if (msg->n_r39 == cap_r39) {
-          msg->r39 = pbci_grow_run(arena, msg->r39, &msg->n_r39, &cap_r39,
-              sizeof *msg->r39, field, p, end);
+          msg->r39 = pbci_start_run(arena, msg->r39, &msg->n_r39, &cap_r39,
+              sizeof *msg->r39, field, p, end, p - field == 2);
           if (msg->r39 == NULL) goto no_memory;
         }
+      more_39:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r39[msg->n_r39++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r39 != cap_r39 ||
+              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
+            goto more_39;
+          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
@@ -8066,6 +8735,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r39 != cap_r39 ||
+              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
+            goto more_39;
+          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
@@ -8077,16 +8750,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(40, PBCI_WT_VARINT): /* repeated int32 r40 = 40 */
       field_40:
         if (msg->n_r40 == cap_r40) {
-          msg->r40 = pbci_grow_run(arena, msg->r40, &msg->n_r40, &cap_r40,
-              sizeof *msg->r40, field, p, end);
+          msg->r40 = pbci_start_run(arena, msg->r40, &msg->n_r40, &cap_r40,
+              sizeof *msg->r40, field, p, end, p - field == 2);
           if (msg->r40 == NULL) goto no_memory;
         }
+      more_40:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r40[msg->n_r40++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r40 != cap_r40 ||
+              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
+            goto more_40;
+          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
@@ -8109,6 +8787,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r40 != cap_r40 ||
+              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
+            goto more_40;
+          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
@@ -8120,16 +8802,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(41, PBCI_WT_VARINT): /* repeated int32 r41 = 41 */
       field_41:
         if (msg->n_r41 == cap_r41) {
-          msg->r41 = pbci_grow_run(arena, msg->r41, &msg->n_r41, &cap_r41,
-              sizeof *msg->r41, field, p, end);
+          msg->r41 = pbci_start_run(arena, msg->r41, &msg->n_r41, &cap_r41,
+              sizeof *msg->r41, field, p, end, p - field == 2);
           if (msg->r41 == NULL) goto no_memory;
         }
+      more_41:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r41[msg->n_r41++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r41 != cap_r41 ||
+              pbci_extend_run(arena, msg->r41, &cap_r41, sizeof *msg->r41)) {
+            goto more_41;
+          }
           goto field_41;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
@@ -8152,6 +8839,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r41 != cap_r41 ||
+              pbci_extend_run(arena, msg->r41, &cap_r41, sizeof *msg->r41)) {
+            goto more_41;
+          }
           goto field_41;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
@@ -8163,16 +8854,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(42, PBCI_WT_VARINT): /* repeated int32 r42 = 42 */
       field_42:
         if (msg->n_r42 == cap_r42) {
-          msg->r42 = pbci_grow_run(arena, msg->r42, &msg->n_r42, &cap_r42,
-              sizeof *msg->r42, field, p, end);
+          msg->r42 = pbci_start_run(arena, msg->r42, &msg->n_r42, &cap_r42,
+              sizeof *msg->r42, field, p, end, p - field == 2);
           if (msg->r42 == NULL) goto no_memory;
         }
+      more_42:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r42[msg->n_r42++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r42 != cap_r42 ||
+              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
+            goto more_42;
+          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
@@ -8195,6 +8891,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r42 != cap_r42 ||
+              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
+            goto more_42;
+          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
@@ -8206,16 +8906,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(43, PBCI_WT_VARINT): /* repeated int32 r43 = 43 */
       field_43:
         if (msg->n_r43 == cap_r43) {
-          msg->r43 = pbci_grow_run(arena, msg->r43, &msg->n_r43, &cap_r43,
-              sizeof *msg->r43, field, p, end);
+          msg->r43 = pbci_start_run(arena, msg->r43, &msg->n_r43, &cap_r43,
+              sizeof *msg->r43, field, p, end, p - field == 2);
           if (msg->r43 == NULL) goto no_memory;
         }
+      more_43:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r43[msg->n_r43++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r43 != cap_r43 ||
+              pbci_extend_run(arena, msg->r43, &cap_r43, sizeof *msg->r43)) {
+            goto more_43;
+          }
           goto field_43;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
@@ -8238,6 +8943,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r43 != cap_r43 ||
+              pbci_extend_run(arena, msg->r43, &cap_r43, sizeof *msg->r43)) {
+            goto more_43;
+          }
           goto field_43;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
@@ -8249,16 +8958,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(44, PBCI_WT_VARINT): /* repeated int32 r44 = 44 */
       field_44:
         if (msg->n_r44 == cap_r44) {
-          msg->r44 = pbci_grow_run(arena, msg->r44, &msg->n_r44, &cap_r44,
-              sizeof *msg->r44, field, p, end);
+          msg->r44 = pbci_start_run(arena, msg->r44, &msg->n_r44, &cap_r44,
+              sizeof *msg->r44, field, p, end, p - field == 2);
           if (msg->r44 == NULL) goto no_memory;
         }
+      more_44:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r44[msg->n_r44++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r44 != cap_r44 ||
+              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
+            goto more_44;
+          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -8281,6 +8995,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r44 != cap_r44 ||
+              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
+            goto more_44;
+          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -8292,16 +9010,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(45, PBCI_WT_VARINT): /* repeated int32 r45 = 45 */
       field_45:
         if (msg->n_r45 == cap_r45) {
-          msg->r45 = pbci_grow_run(arena, msg->r45, &msg->n_r45, &cap_r45,
-              sizeof *msg->r45, field, p, end);
+          msg->r45 = pbci_start_run(arena, msg->r45, &msg->n_r45, &cap_r45,
+              sizeof *msg->r45, field, p, end, p - field == 2);
           if (msg->r45 == NULL) goto no_memory;
         }
+      more_45:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r45[msg->n_r45++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r45 != cap_r45 ||
+              pbci_extend_run(arena, msg->r45, &cap_r45, sizeof *msg->r45)) {
+            goto more_45;
+          }
           goto field_45;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
@@ -8324,6 +9047,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r45 != cap_r45 ||
+              pbci_extend_run(arena, msg->r45, &cap_r45, sizeof *msg->r45)) {
+            goto more_45;
+          }
           goto field_45;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
@@ -8335,16 +9062,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(46, PBCI_WT_VARINT): /* repeated int32 r46 = 46 */
       field_46:
         if (msg->n_r46 == cap_r46) {
-          msg->r46 = pbci_grow_run(arena, msg->r46, &msg->n_r46, &cap_r46,
-              sizeof *msg->r46, field, p, end);
+          msg->r46 = pbci_start_run(arena, msg->r46, &msg->n_r46, &cap_r46,
+              sizeof *msg->r46, field, p, end, p - field == 2);
           if (msg->r46 == NULL) goto no_memory;
         }
+      more_46:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r46[msg->n_r46++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r46 != cap_r46 ||
+              pbci_extend_run(arena, msg->r46, &cap_r46, sizeof *msg->r46)) {
+            goto more_46;
+          }
           goto field_46;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
@@ -8367,6 +9099,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r46 != cap_r46 ||
+              pbci_extend_run(arena, msg->r46, &cap_r46, sizeof *msg->r46)) {
+            goto more_46;
+          }
           goto field_46;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
@@ -8378,16 +9114,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(47, PBCI_WT_VARINT): /* repeated int32 r47 = 47 */
       field_47:
         if (msg->n_r47 == cap_r47) {
-          msg->r47 = pbci_grow_run(arena, msg->r47, &msg->n_r47, &cap_r47,
-              sizeof *msg->r47, field, p, end);
+          msg->r47 = pbci_start_run(arena, msg->r47, &msg->n_r47, &cap_r47,
+              sizeof *msg->r47, field, p, end, p - field == 2);
           if (msg->r47 == NULL) goto no_memory;
         }
+      more_47:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r47[msg->n_r47++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r47 != cap_r47 ||
+              pbci_extend_run(arena, msg->r47, &cap_r47, sizeof *msg->r47)) {
+            goto more_47;
+          }
           goto field_47;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
@@ -8410,6 +9151,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
           field = p;
           p += 2;
+          if (msg->n_r47 != cap_r47 ||
+              pbci_extend_run(arena, msg->r47, &cap_r47, sizeof *msg->r47)) {
+            goto more_47;
+          }
           goto field_47;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
@@ -8421,16 +9166,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(48, PBCI_WT_VARINT): /* repeated int32 r48 = 48 */
       field_48:
         if (msg->n_r48 == cap_r48) {
-          msg->r48 = pbci_grow_run(arena, msg->r48, &msg->n_r48, &cap_r48,
-              sizeof *msg->r48, field, p, end);
+          msg->r48 = pbci_start_run(arena, msg->r48, &msg->n_r48, &cap_r48,
+              sizeof *msg->r48, field, p, end, p - field == 2);
           if (msg->r48 == NULL) goto no_memory;
         }
+      more_48:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r48[msg->n_r48++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r48 != cap_r48 ||
+              pbci_extend_run(arena, msg->r48, &cap_r48, sizeof *msg->r48)) {
+            goto more_48;
+          }
           goto field_48;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
@@ -8453,6 +9203,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r48 != cap_r48 ||
+              pbci_extend_run(arena, msg->r48, &cap_r48, sizeof *msg->r48)) {
+            goto more_48;
+          }
           goto field_48;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
@@ -8464,16 +9218,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(49, PBCI_WT_VARINT): /* repeated int32 r49 = 49 */
       field_49:
         if (msg->n_r49 == cap_r49) {
-          msg->r49 = pbci_grow_run(arena, msg->r49, &msg->n_r49, &cap_r49,
-              sizeof *msg->r49, field, p, end);
+          msg->r49 = pbci_start_run(arena, msg->r49, &msg->n_r49, &cap_r49,
+              sizeof *msg->r49, field, p, end, p - field == 2);
           if (msg->r49 == NULL) goto no_memory;
         }
+      more_49:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r49[msg->n_r49++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r49 != cap_r49 ||
+              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
+            goto more_49;
+          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
@@ -8496,6 +9255,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r49 != cap_r49 ||
+              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
+            goto more_49;
+          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
@@ -8507,16 +9270,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(50, PBCI_WT_VARINT): /* repeated int32 r50 = 50 */
       field_50:
         if (msg->n_r50 == cap_r50) {
-          msg->r50 = pbci_grow_run(arena, msg->r50, &msg->n_r50, &cap_r50,
-              sizeof *msg->r50, field, p, end);
+          msg->r50 = pbci_start_run(arena, msg->r50, &msg->n_r50, &cap_r50,
+              sizeof *msg->r50, field, p, end, p - field == 2);
           if (msg->r50 == NULL) goto no_memory;
         }
+      more_50:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r50[msg->n_r50++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r50 != cap_r50 ||
+              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
+            goto more_50;
+          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
@@ -8539,6 +9307,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r50 != cap_r50 ||
+              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
+            goto more_50;
+          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
@@ -8550,16 +9322,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(51, PBCI_WT_VARINT): /* repeated int32 r51 = 51 */
       field_51:
         if (msg->n_r51 == cap_r51) {
-          msg->r51 = pbci_grow_run(arena, msg->r51, &msg->n_r51, &cap_r51,
-              sizeof *msg->r51, field, p, end);
+          msg->r51 = pbci_start_run(arena, msg->r51, &msg->n_r51, &cap_r51,
+              sizeof *msg->r51, field, p, end, p - field == 2);
           if (msg->r51 == NULL) goto no_memory;
         }
+      more_51:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r51[msg->n_r51++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r51 != cap_r51 ||
+              pbci_extend_run(arena, msg->r51, &cap_r51, sizeof *msg->r51)) {
+            goto more_51;
+          }
           goto field_51;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
@@ -8582,6 +9359,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r51 != cap_r51 ||
+              pbci_extend_run(arena, msg->r51, &cap_r51, sizeof *msg->r51)) {
+            goto more_51;
+          }
           goto field_51;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
@@ -8593,16 +9374,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(52, PBCI_WT_VARINT): /* repeated int32 r52 = 52 */
       field_52:
         if (msg->n_r52 == cap_r52) {
-          msg->r52 = pbci_grow_run(arena, msg->r52, &msg->n_r52, &cap_r52,
-              sizeof *msg->r52, field, p, end);
+          msg->r52 = pbci_start_run(arena, msg->r52, &msg->n_r52, &cap_r52,
+              sizeof *msg->r52, field, p, end, p - field == 2);
           if (msg->r52 == NULL) goto no_memory;
         }
+      more_52:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r52[msg->n_r52++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r52 != cap_r52 ||
+              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
+            goto more_52;
+          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
@@ -8625,6 +9411,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r52 != cap_r52 ||
+              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
+            goto more_52;
+          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
@@ -8636,16 +9426,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(53, PBCI_WT_VARINT): /* repeated int32 r53 = 53 */
       field_53:
         if (msg->n_r53 == cap_r53) {
-          msg->r53 = pbci_grow_run(arena, msg->r53, &msg->n_r53, &cap_r53,
-              sizeof *msg->r53, field, p, end);
+          msg->r53 = pbci_start_run(arena, msg->r53, &msg->n_r53, &cap_r53,
+              sizeof *msg->r53, field, p, end, p - field == 2);
           if (msg->r53 == NULL) goto no_memory;
         }
+      more_53:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r53[msg->n_r53++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r53 != cap_r53 ||
+              pbci_extend_run(arena, msg->r53, &cap_r53, sizeof *msg->r53)) {
+            goto more_53;
+          }
           goto field_53;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
@@ -8668,6 +9463,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r53 != cap_r53 ||
+              pbci_extend_run(arena, msg->r53, &cap_r53, sizeof *msg->r53)) {
+            goto more_53;
+          }
           goto field_53;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
@@ -8679,16 +9478,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(54, PBCI_WT_VARINT): /* repeated int32 r54 = 54 */
       field_54:
         if (msg->n_r54 == cap_r54) {
-          msg->r54 = pbci_grow_run(arena, msg->r54, &msg->n_r54, &cap_r54,
-              sizeof *msg->r54, field, p, end);
+          msg->r54 = pbci_start_run(arena, msg->r54, &msg->n_r54, &cap_r54,
+              sizeof *msg->r54, field, p, end, p - field == 2);
           if (msg->r54 == NULL) goto no_memory;
         }
+      more_54:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r54[msg->n_r54++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r54 != cap_r54 ||
+              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
+            goto more_54;
+          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -8711,6 +9515,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r54 != cap_r54 ||
+              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
+            goto more_54;
+          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -8722,16 +9530,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(55, PBCI_WT_VARINT): /* repeated int32 r55 = 55 */
       field_55:
         if (msg->n_r55 == cap_r55) {
-          msg->r55 = pbci_grow_run(arena, msg->r55, &msg->n_r55, &cap_r55,
-              sizeof *msg->r55, field, p, end);
+          msg->r55 = pbci_start_run(arena, msg->r55, &msg->n_r55, &cap_r55,
+              sizeof *msg->r55, field, p, end, p - field == 2);
           if (msg->r55 == NULL) goto no_memory;
         }
+      more_55:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r55[msg->n_r55++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r55 != cap_r55 ||
+              pbci_extend_run(arena, msg->r55, &cap_r55, sizeof *msg->r55)) {
+            goto more_55;
+          }
           goto field_55;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
@@ -8754,6 +9567,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r55 != cap_r55 ||
+              pbci_extend_run(arena, msg->r55, &cap_r55, sizeof *msg->r55)) {
+            goto more_55;
+          }
           goto field_55;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
@@ -8765,16 +9582,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(56, PBCI_WT_VARINT): /* repeated int32 r56 = 56 */
       field_56:
         if (msg->n_r56 == cap_r56) {
-          msg->r56 = pbci_grow_run(arena, msg->r56, &msg->n_r56, &cap_r56,
-              sizeof *msg->r56, field, p, end);
+          msg->r56 = pbci_start_run(arena, msg->r56, &msg->n_r56, &cap_r56,
+              sizeof *msg->r56, field, p, end, p - field == 2);
           if (msg->r56 == NULL) goto no_memory;
         }
+      more_56:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r56[msg->n_r56++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r56 != cap_r56 ||
+              pbci_extend_run(arena, msg->r56, &cap_r56, sizeof *msg->r56)) {
+            goto more_56;
+          }
           goto field_56;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
@@ -8797,6 +9619,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r56 != cap_r56 ||
+              pbci_extend_run(arena, msg->r56, &cap_r56, sizeof *msg->r56)) {
+            goto more_56;
+          }
           goto field_56;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
@@ -8808,16 +9634,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(57, PBCI_WT_VARINT): /* repeated int32 r57 = 57 */
       field_57:
         if (msg->n_r57 == cap_r57) {
-          msg->r57 = pbci_grow_run(arena, msg->r57, &msg->n_r57, &cap_r57,
-              sizeof *msg->r57, field, p, end);
+          msg->r57 = pbci_start_run(arena, msg->r57, &msg->n_r57, &cap_r57,
+              sizeof *msg->r57, field, p, end, p - field == 2);
           if (msg->r57 == NULL) goto no_memory;
         }
+      more_57:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r57[msg->n_r57++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r57 != cap_r57 ||
+              pbci_extend_run(arena, msg->r57, &cap_r57, sizeof *msg->r57)) {
+            goto more_57;
+          }
           goto field_57;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
@@ -8840,6 +9671,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r57 != cap_r57 ||
+              pbci_extend_run(arena, msg->r57, &cap_r57, sizeof *msg->r57)) {
+            goto more_57;
+          }
           goto field_57;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
@@ -8851,16 +9686,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(58, PBCI_WT_VARINT): /* repeated int32 r58 = 58 */
       field_58:
         if (msg->n_r58 == cap_r58) {
-          msg->r58 = pbci_grow_run(arena, msg->r58, &msg->n_r58, &cap_r58,
-              sizeof *msg->r58, field, p, end);
+          msg->r58 = pbci_start_run(arena, msg->r58, &msg->n_r58, &cap_r58,
+              sizeof *msg->r58, field, p, end, p - field == 2);
           if (msg->r58 == NULL) goto no_memory;
         }
+      more_58:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r58[msg->n_r58++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r58 != cap_r58 ||
+              pbci_extend_run(arena, msg->r58, &cap_r58, sizeof *msg->r58)) {
+            goto more_58;
+          }
           goto field_58;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
@@ -8883,6 +9723,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r58 != cap_r58 ||
+              pbci_extend_run(arena, msg->r58, &cap_r58, sizeof *msg->r58)) {
+            goto more_58;
+          }
           goto field_58;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
@@ -8894,16 +9738,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(59, PBCI_WT_VARINT): /* repeated int32 r59 = 59 */
       field_59:
         if (msg->n_r59 == cap_r59) {
-          msg->r59 = pbci_grow_run(arena, msg->r59, &msg->n_r59, &cap_r59,
-              sizeof *msg->r59, field, p, end);
+          msg->r59 = pbci_start_run(arena, msg->r59, &msg->n_r59, &cap_r59,
+              sizeof *msg->r59, field, p, end, p - field == 2);
           if (msg->r59 == NULL) goto no_memory;
         }
+      more_59:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r59[msg->n_r59++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r59 != cap_r59 ||
+              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
+            goto more_59;
+          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
@@ -8926,6 +9775,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r59 != cap_r59 ||
+              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
+            goto more_59;
+          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
@@ -8937,16 +9790,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(60, PBCI_WT_VARINT): /* repeated int32 r60 = 60 */
       field_60:
         if (msg->n_r60 == cap_r60) {
-          msg->r60 = pbci_grow_run(arena, msg->r60, &msg->n_r60, &cap_r60,
-              sizeof *msg->r60, field, p, end);
+          msg->r60 = pbci_start_run(arena, msg->r60, &msg->n_r60, &cap_r60,
+              sizeof *msg->r60, field, p, end, p - field == 2);
           if (msg->r60 == NULL) goto no_memory;
         }
+      more_60:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r60[msg->n_r60++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r60 != cap_r60 ||
+              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
+            goto more_60;
+          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
@@ -8969,6 +9827,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r60 != cap_r60 ||
+              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
+            goto more_60;
+          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
@@ -8980,16 +9842,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(61, PBCI_WT_VARINT): /* repeated int32 r61 = 61 */
       field_61:
         if (msg->n_r61 == cap_r61) {
-          msg->r61 = pbci_grow_run(arena, msg->r61, &msg->n_r61, &cap_r61,
-              sizeof *msg->r61, field, p, end);
+          msg->r61 = pbci_start_run(arena, msg->r61, &msg->n_r61, &cap_r61,
+              sizeof *msg->r61, field, p, end, p - field == 2);
           if (msg->r61 == NULL) goto no_memory;
         }
+      more_61:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r61[msg->n_r61++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r61 != cap_r61 ||
+              pbci_extend_run(arena, msg->r61, &cap_r61, sizeof *msg->r61)) {
+            goto more_61;
+          }
           goto field_61;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
@@ -9012,6 +9879,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r61 != cap_r61 ||
+              pbci_extend_run(arena, msg->r61, &cap_r61, sizeof *msg->r61)) {
+            goto more_61;
+          }
           goto field_61;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
@@ -9023,16 +9894,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(62, PBCI_WT_VARINT): /* repeated int32 r62 = 62 */
       field_62:
         if (msg->n_r62 == cap_r62) {
-          msg->r62 = pbci_grow_run(arena, msg->r62, &msg->n_r62, &cap_r62,
-              sizeof *msg->r62, field, p, end);
+          msg->r62 = pbci_start_run(arena, msg->r62, &msg->n_r62, &cap_r62,
+              sizeof *msg->r62, field, p, end, p - field == 2);
           if (msg->r62 == NULL) goto no_memory;
         }
+      more_62:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r62[msg->n_r62++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r62 != cap_r62 ||
+              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
+            goto more_62;
+          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
@@ -9055,6 +9931,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r62 != cap_r62 ||
+              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
+            goto more_62;
+          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
@@ -9066,16 +9946,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(63, PBCI_WT_VARINT): /* repeated int32 r63 = 63 */
       field_63:
         if (msg->n_r63 == cap_r63) {
-          msg->r63 = pbci_grow_run(arena, msg->r63, &msg->n_r63, &cap_r63,
-              sizeof *msg->r63, field, p, end);
+          msg->r63 = pbci_start_run(arena, msg->r63, &msg->n_r63, &cap_r63,
+              sizeof *msg->r63, field, p, end, p - field == 2);
           if (msg->r63 == NULL) goto no_memory;
         }
+      more_63:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r63[msg->n_r63++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r63 != cap_r63 ||
+              pbci_extend_run(arena, msg->r63, &cap_r63, sizeof *msg->r63)) {
+            goto more_63;
+          }
           goto field_63;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
@@ -9098,6 +9983,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
           field = p;
           p += 2;
+          if (msg->n_r63 != cap_r63 ||
+              pbci_extend_run(arena, msg->r63, &cap_r63, sizeof *msg->r63)) {
+            goto more_63;
+          }
           goto field_63;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
@@ -9109,16 +9998,21 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
       case PBCI_TAG(64, PBCI_WT_VARINT): /* repeated int32 r64 = 64 */
       field_64:
         if (msg->n_r64 == cap_r64) {
-          msg->r64 = pbci_grow_run(arena, msg->r64, &msg->n_r64, &cap_r64,
-              sizeof *msg->r64, field, p, end);
+          msg->r64 = pbci_start_run(arena, msg->r64, &msg->n_r64, &cap_r64,
+              sizeof *msg->r64, field, p, end, p - field == 2);
           if (msg->r64 == NULL) goto no_memory;
         }
+      more_64:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r64[msg->n_r64++] = (int32_t)v;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r64 != cap_r64 ||
+              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
+            goto more_64;
+          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
@@ -9141,6 +10035,10 @@ ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
           field = p;
           p += 2;
+          if (msg->n_r64 != cap_r64 ||
+              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
+            goto more_64;
+          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {

@@ -721,7 +721,8 @@ PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
  * array is copied on its first growth, and neither overwrites the other.
  * A new array takes max(need, 2 * capacity) elements, where `need` covers
  * the whole run of elements about to be appended (a packed run, or the
- * unpacked elements with the same key that follow each other): one
+ * unpacked elements with the same key that follow each other, counted or,
+ * for an open run, one slot at a time: see pbci_start_run): one
  * allocation for the usual contiguous run, and amortised doubling when
  * runs interleave or a merged message's occurrences each append, so that
  * buffer use and copying stay linear in the input. The sizer replays the
@@ -753,6 +754,57 @@ PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
 void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
+
+/* Open runs. A run of unpacked strings, bytes or scalars adds nothing to
+ * the low end of the buffer but its array (values go to the high end), so
+ * a new array can grow there one element at a time instead of being
+ * counted first: pbci_start_run opens it with room for the run's first
+ * element, and each element that follows with the same key
+ * (pbci_extend_run) takes the next slot. When the run ends the array holds
+ * exactly the elements pbci_count_run would have counted, where counting
+ * would have put them, so the sizers, which count, replay it unchanged.
+ * An open array's header records no owner (NULL): its room is never
+ * reused, as a counted array that its run filled has none. */
+
+/* pbci_grow_run for the first element of a run whose key [key, key_end)
+ * is the field's usual key (`usual`, which the generated case checks: the
+ * key the elements after it are predicted by): an empty array opens, with
+ * one element. Otherwise, or without room for it, pbci_grow_run. */
+PBCI_INLINE void *pbci_start_run(PbciArena *a, void *array, const size_t *n,
+                                 size_t *cap, size_t elem_size,
+                                 const uint8_t *key, const uint8_t *key_end,
+                                 const uint8_t *end, int usual) {
+  const size_t bytes = PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(elem_size);
+  if (usual && *n == 0 && (size_t)(a->hi - a->lo) >= bytes) {
+    PbciArrayHeader *h = (PbciArrayHeader *)(void *)a->lo;
+    h->cap = 1;
+    h->owner = NULL;
+    a->lo += bytes;
+    *cap = 1;
+    return (unsigned char *)h + PROTOBUF_C_ITER_ARRAY_HEADER;
+  }
+  return pbci_grow_run(a, array, n, cap, elem_size, key, key_end, end);
+}
+
+/* Gives a full open array of *cap elements, the last thing at the low end,
+ * the next element's slot: returns 1 and adds it to *cap. Returns 0 when
+ * the array is not open (a counted array whose recorded room ran out) or
+ * the buffer has no room, for pbci_grow_run to decide. The low end is
+ * checked to end at the array so that a bug elsewhere could not make two
+ * allocations overlap. */
+PBCI_INLINE int pbci_extend_run(PbciArena *a, void *array, size_t *cap,
+                                size_t elem_size) {
+  unsigned char *const elements = (unsigned char *)array;
+  const size_t used = PBCI_ROUND(*cap * elem_size);
+  const size_t more = PBCI_ROUND((*cap + 1) * elem_size) - used;
+  if (pbci_array_header(array)->owner != NULL || a->lo != elements + used ||
+      (size_t)(a->hi - a->lo) < more) {
+    return 0;
+  }
+  a->lo += more;
+  ++*cap;
+  return 1;
+}
 
 /* What pbci_append_packed and pbci_append_element leave: the array, which
  * moves when it grows, where decoding goes on, and 0 or an error code. */
