@@ -83,11 +83,10 @@ static inline ptrdiff_t $unpacked_size$_ex(const uint8_t *data,
   return protobuf_c_iter_unpacked_size(&$type$, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t $unpack$(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return $unpack$_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t $unpack$(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t $unpack_merge$($struct$ *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return $unpack_merge$_ex(msg, data, len, buf, buf_size, NULL, NULL);

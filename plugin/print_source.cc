@@ -17,9 +17,24 @@ void PrintApi(const MessageModel& m, Printer* p) {
 const ProtobufCIterType $type$ = {
   &$descriptor$, &$message$
 };
+
+/* protobuf_c_iter_unpack(&$type$, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t $unpack$(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  $struct$ *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  $init$(msg);
+  return pbci_unpack_end(&arena, $decode$(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 )",
            "type", m.sym.type, "descriptor", m.descriptor, "message",
-           m.sym.message);
+           m.sym.message, "unpack", m.sym.unpack, "struct", m.struct_name,
+           "init", m.sym.init, "decode", m.sym.decode);
 }
 
 // x__iter_unpacked_size_bound: K is the largest of the terms the header

@@ -1,5 +1,6 @@
-/* The entry points every generated message shares (x__iter_unpack[_ex],
- * _merge[_ex], _unpacked_size[_ex] are inline calls of these) and the
+/* The entry points every generated message shares (x__iter_unpack_ex,
+ * x__iter_unpack_merge[_ex], x__iter_unpacked_size[_ex] are inline calls
+ * of these; x__iter_unpack, generated, shares pbci_unpack_begin) and the
  * options; failures are reported through status.c. */
 #include "protobuf-c-iter/internal/decode.h"
 #include "runtime.h"
@@ -11,9 +12,7 @@
 static ptrdiff_t ctx_init(PbciCtx *ctx, const uint8_t *data,
                           const ProtobufCIterOptions *opts,
                           ProtobufCIterStatus *status) {
-  ctx->data = data;
-  ctx->flags = 0;
-  ctx->max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
+  pbci_ctx_default(ctx, data);
   ctx->status = status;
   if (status != NULL) {
     status->code = 0;
@@ -45,9 +44,18 @@ static ptrdiff_t finish(PbciCtx *ctx, ptrdiff_t r, size_t len) {
   return r;
 }
 
+/* Sets up a new top-level `msg` of `type`. */
+PBCI_INLINE void init_message(const PbciMessage *type, void *msg) {
+  if (type->init != NULL) {
+    type->init(msg);
+  } else {
+    /* protoc-c's x__init, called as protobuf-c calls it. */
+    type->descriptor->message_init((ProtobufCMessage *)msg);
+  }
+}
+
 /* Decodes into `msg`, or into a new message at the start of `buf` when
- * msg is NULL, with the context arena->ctx. Inline in both entry paths: a
- * call is a noticeable part of a small message's cost (docs/design.md). */
+ * msg is NULL, with the context arena->ctx. */
 PBCI_INLINE ptrdiff_t decode_into(const PbciMessage *type, void *msg,
                                   const uint8_t *data, size_t len, void *buf,
                                   size_t buf_size, PbciArena *arena) {
@@ -56,16 +64,12 @@ PBCI_INLINE ptrdiff_t decode_into(const PbciMessage *type, void *msg,
     msg = pbci_alloc(arena, type->size);
     if (msg == NULL) {
       r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-    } else if (type->init != NULL) {
-      type->init(msg);
     } else {
-      /* protoc-c's x__init, called as protobuf-c calls it. */
-      type->descriptor->message_init((ProtobufCMessage *)msg);
+      init_message(type, msg);
     }
   }
   if (r == 0) r = type->decode(msg, data, pbci_end(data, len), arena, 0);
-  if (r == 0) r = pbci_arena_used(arena);
-  return r;
+  return pbci_unpack_end(arena, r);
 }
 
 static ptrdiff_t unpack(const PbciMessage *type, void *msg, const uint8_t *data,
@@ -94,11 +98,17 @@ ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
                                  ProtobufCIterStatus *status) {
   if (type == NULL) return invalid(data, len, opts, status);
   if (opts == NULL && status == NULL) {
-    /* x__iter_unpack: no options to read and no status to fill, which
+    /* As x__iter_unpack: no options to read and no status to fill, which
      * saves a small message a tenth of its instructions. */
+    const PbciMessage *impl = type->impl;
     PbciArena arena;
-    ctx_init(&arena.ctx, data, NULL, NULL); /* the defaults: cannot fail */
-    return decode_into(type->impl, NULL, data, len, buf, buf_size, &arena);
+    ptrdiff_t r;
+    void *msg =
+        pbci_unpack_begin(&arena, data, len, buf, buf_size, impl->size, &r);
+    if (msg == NULL) return r;
+    init_message(impl, msg);
+    return pbci_unpack_end(
+        &arena, impl->decode(msg, data, pbci_end(data, len), &arena, 0));
   }
   return unpack(type->impl, NULL, data, len, buf, buf_size, opts, status);
 }

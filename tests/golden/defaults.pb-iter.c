@@ -152,6 +152,20 @@ const ProtobufCIterType iter__defaults__defaults__sub__iter_type = {
   &iter__defaults__defaults__sub__descriptor, &iter__defaults__defaults__sub__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__defaults__defaults__sub__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__defaults__defaults__sub__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Defaults__Defaults__Sub *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__defaults__defaults__sub__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__defaults__defaults__sub__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Defaults__Defaults (iter.defaults.Defaults) ==== */
 
 /* The field number of each bit of iter.defaults.Defaults's "required seen" mask. */
@@ -803,3 +817,17 @@ size_t iter__defaults__defaults__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__defaults__defaults__iter_type = {
   &iter__defaults__defaults__descriptor, &iter__defaults__defaults__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__defaults__defaults__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__defaults__defaults__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Defaults__Defaults *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__defaults__defaults__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__defaults__defaults__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

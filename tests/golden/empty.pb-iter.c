@@ -76,6 +76,20 @@ const ProtobufCIterType iter__empty__empty__iter_type = {
   &iter__empty__empty__descriptor, &iter__empty__empty__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__empty__empty__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__empty__empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Empty__Empty *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__empty__empty__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__empty__empty__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
 
 /* The fields of iter.empty.OnlyEmpty by number, for the runtime's table-driven
@@ -208,3 +222,17 @@ size_t iter__empty__only_empty__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__empty__only_empty__iter_type = {
   &iter__empty__only_empty__descriptor, &iter__empty__only_empty__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__empty__only_empty__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__empty__only_empty__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Empty__OnlyEmpty *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__empty__only_empty__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__empty__only_empty__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

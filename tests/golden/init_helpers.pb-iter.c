@@ -99,6 +99,20 @@ const ProtobufCIterType iter__init__no_init__nested__iter_type = {
   &iter__init__no_init__nested__descriptor, &iter__init__no_init__nested__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__init__no_init__nested__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__no_init__nested__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__NoInit__Nested *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__no_init__nested__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__no_init__nested__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Init__NoInit__WithInit (iter.init.NoInit.WithInit) ==== */
 
 /* The fields of iter.init.NoInit.WithInit by number, for the runtime's table-driven
@@ -179,6 +193,20 @@ size_t iter__init__no_init__with_init__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__init__no_init__with_init__iter_type = {
   &iter__init__no_init__with_init__descriptor, &iter__init__no_init__with_init__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__init__no_init__with_init__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__no_init__with_init__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__NoInit__WithInit *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__no_init__with_init__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__no_init__with_init__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Init__NoInit__MEntry (iter.init.NoInit.MEntry) ==== */
 
@@ -278,6 +306,20 @@ size_t iter__init__no_init__mentry__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__init__no_init__mentry__iter_type = {
   &iter__init__no_init__mentry__descriptor, &iter__init__no_init__mentry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__init__no_init__mentry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__no_init__mentry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__NoInit__MEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__no_init__mentry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__no_init__mentry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Init__NoInit (iter.init.NoInit) ==== */
 
@@ -499,6 +541,20 @@ const ProtobufCIterType iter__init__no_init__iter_type = {
   &iter__init__no_init__descriptor, &iter__init__no_init__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__init__no_init__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__no_init__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__NoInit *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__no_init__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__no_init__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Init__FlatUnion (iter.init.FlatUnion) ==== */
 
 /* The fields of iter.init.FlatUnion by number, for the runtime's table-driven
@@ -594,3 +650,17 @@ size_t iter__init__flat_union__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__init__flat_union__iter_type = {
   &iter__init__flat_union__descriptor, &iter__init__flat_union__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__init__flat_union__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__flat_union__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__FlatUnion *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__flat_union__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__flat_union__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__init__no_init__nested__iter_unpacked_size_ex(const
   return protobuf_c_iter_unpacked_size(&iter__init__no_init__nested__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__init__no_init__nested__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__init__no_init__nested__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__no_init__nested__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__init__no_init__nested__iter_unpack_merge(Iter__Init__NoInit__Nested *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__init__no_init__nested__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -117,11 +116,10 @@ static inline ptrdiff_t iter__init__no_init__with_init__iter_unpacked_size_ex(co
   return protobuf_c_iter_unpacked_size(&iter__init__no_init__with_init__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__init__no_init__with_init__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__init__no_init__with_init__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__no_init__with_init__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__init__no_init__with_init__iter_unpack_merge(Iter__Init__NoInit__WithInit *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__init__no_init__with_init__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -178,11 +176,10 @@ static inline ptrdiff_t iter__init__no_init__mentry__iter_unpacked_size_ex(const
   return protobuf_c_iter_unpacked_size(&iter__init__no_init__mentry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__init__no_init__mentry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__init__no_init__mentry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__no_init__mentry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__init__no_init__mentry__iter_unpack_merge(Iter__Init__NoInit__MEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__init__no_init__mentry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -239,11 +236,10 @@ static inline ptrdiff_t iter__init__no_init__iter_unpacked_size_ex(const uint8_t
   return protobuf_c_iter_unpacked_size(&iter__init__no_init__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__init__no_init__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__init__no_init__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__no_init__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__init__no_init__iter_unpack_merge(Iter__Init__NoInit *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__init__no_init__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -304,11 +300,10 @@ static inline ptrdiff_t iter__init__flat_union__iter_unpacked_size_ex(const uint
   return protobuf_c_iter_unpacked_size(&iter__init__flat_union__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__init__flat_union__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__init__flat_union__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__flat_union__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__init__flat_union__iter_unpack_merge(Iter__Init__FlatUnion *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__init__flat_union__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

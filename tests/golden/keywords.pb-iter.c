@@ -340,3 +340,17 @@ size_t iter__kw__class__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__kw__class__iter_type = {
   &iter__kw__class__descriptor, &iter__kw__class__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__kw__class__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__kw__class__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Kw__Class *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__kw__class__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__kw__class__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

@@ -248,6 +248,20 @@ const ProtobufCIterType iter__merge__inner__iter_type = {
   &iter__merge__inner__descriptor, &iter__merge__inner__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__merge__inner__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__inner__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__Inner *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__inner__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__inner__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Merge__Plain (iter.merge.Plain) ==== */
 
 /* The fields of iter.merge.Plain by number, for the runtime's table-driven
@@ -433,6 +447,20 @@ size_t iter__merge__plain__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge__plain__iter_type = {
   &iter__merge__plain__descriptor, &iter__merge__plain__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__merge__plain__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__plain__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__Plain *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__plain__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__plain__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Merge__MergeTest (iter.merge.MergeTest) ==== */
 
@@ -637,6 +665,20 @@ const ProtobufCIterType iter__merge__merge_test__iter_type = {
   &iter__merge__merge_test__descriptor, &iter__merge__merge_test__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__merge__merge_test__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__merge_test__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__MergeTest *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__merge_test__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__merge_test__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Merge__PackedField (iter.merge.PackedField) ==== */
 
 /* The fields of iter.merge.PackedField by number, for the runtime's table-driven
@@ -737,6 +779,20 @@ size_t iter__merge__packed_field__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge__packed_field__iter_type = {
   &iter__merge__packed_field__descriptor, &iter__merge__packed_field__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__merge__packed_field__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__packed_field__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__PackedField *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__packed_field__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__packed_field__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Merge__RequiredField2 (iter.merge.RequiredField2) ==== */
 
@@ -842,6 +898,20 @@ const ProtobufCIterType iter__merge__required_field2__iter_type = {
   &iter__merge__required_field2__descriptor, &iter__merge__required_field2__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__merge__required_field2__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__required_field2__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__RequiredField2 *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__required_field2__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__required_field2__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Merge__StringField (iter.merge.StringField) ==== */
 
 /* The fields of iter.merge.StringField by number, for the runtime's table-driven
@@ -923,6 +993,20 @@ size_t iter__merge__string_field__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge__string_field__iter_type = {
   &iter__merge__string_field__descriptor, &iter__merge__string_field__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__merge__string_field__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__string_field__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__StringField *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__string_field__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__string_field__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Merge__LogEntry (iter.merge.LogEntry) ==== */
 
@@ -1072,3 +1156,17 @@ size_t iter__merge__log_entry__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge__log_entry__iter_type = {
   &iter__merge__log_entry__descriptor, &iter__merge__log_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__merge__log_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__log_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__LogEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__log_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__log_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

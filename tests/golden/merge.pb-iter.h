@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__merge__inner__iter_unpacked_size_ex(const uint8_t 
   return protobuf_c_iter_unpacked_size(&iter__merge__inner__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__inner__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__inner__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__inner__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__inner__iter_unpack_merge(Iter__Merge__Inner *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__inner__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -119,11 +118,10 @@ static inline ptrdiff_t iter__merge__plain__iter_unpacked_size_ex(const uint8_t 
   return protobuf_c_iter_unpacked_size(&iter__merge__plain__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__plain__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__plain__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__plain__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__plain__iter_unpack_merge(Iter__Merge__Plain *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__plain__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -182,11 +180,10 @@ static inline ptrdiff_t iter__merge__merge_test__iter_unpacked_size_ex(const uin
   return protobuf_c_iter_unpacked_size(&iter__merge__merge_test__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__merge_test__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__merge_test__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__merge_test__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__merge_test__iter_unpack_merge(Iter__Merge__MergeTest *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__merge_test__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -247,11 +244,10 @@ static inline ptrdiff_t iter__merge__packed_field__iter_unpacked_size_ex(const u
   return protobuf_c_iter_unpacked_size(&iter__merge__packed_field__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__packed_field__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__packed_field__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__packed_field__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__packed_field__iter_unpack_merge(Iter__Merge__PackedField *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__packed_field__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -309,11 +305,10 @@ static inline ptrdiff_t iter__merge__required_field2__iter_unpacked_size_ex(cons
   return protobuf_c_iter_unpacked_size(&iter__merge__required_field2__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__required_field2__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__required_field2__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__required_field2__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__required_field2__iter_unpack_merge(Iter__Merge__RequiredField2 *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__required_field2__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -370,11 +365,10 @@ static inline ptrdiff_t iter__merge__string_field__iter_unpacked_size_ex(const u
   return protobuf_c_iter_unpacked_size(&iter__merge__string_field__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__string_field__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__string_field__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__string_field__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__string_field__iter_unpack_merge(Iter__Merge__StringField *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__string_field__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -431,11 +425,10 @@ static inline ptrdiff_t iter__merge__log_entry__iter_unpacked_size_ex(const uint
   return protobuf_c_iter_unpacked_size(&iter__merge__log_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__merge__log_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__merge__log_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__merge__log_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__merge__log_entry__iter_unpack_merge(Iter__Merge__LogEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__merge__log_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

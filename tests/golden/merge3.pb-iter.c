@@ -124,6 +124,20 @@ const ProtobufCIterType iter__merge3__inner3__iter_type = {
   &iter__merge3__inner3__descriptor, &iter__merge3__inner3__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__merge3__inner3__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge3__inner3__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge3__Inner3 *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge3__inner3__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge3__inner3__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
 
 /* The fields of iter.merge3.Outer3 by number, for the runtime's table-driven
@@ -219,3 +233,17 @@ size_t iter__merge3__outer3__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__merge3__outer3__iter_type = {
   &iter__merge3__outer3__descriptor, &iter__merge3__outer3__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__merge3__outer3__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge3__outer3__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge3__Outer3 *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge3__outer3__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge3__outer3__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

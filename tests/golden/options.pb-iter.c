@@ -118,6 +118,20 @@ const ProtobufCIterType renamed__pkg_c__httpserver_conf__env_entry__iter_type = 
   &renamed__pkg_c__httpserver_conf__env_entry__descriptor, &renamed__pkg_c__httpserver_conf__env_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&renamed__pkg_c__httpserver_conf__env_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Renamed__PkgC__HTTPServerConf__EnvEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  renamed__pkg_c__httpserver_conf__env_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, renamed__pkg_c__httpserver_conf__env_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Renamed__PkgC__HTTPServerConf (iter.opts.HTTPServer_conf) ==== */
 
 /* The fields of iter.opts.HTTPServer_conf by number, for the runtime's table-driven
@@ -417,3 +431,17 @@ size_t renamed__pkg_c__httpserver_conf__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType renamed__pkg_c__httpserver_conf__iter_type = {
   &renamed__pkg_c__httpserver_conf__descriptor, &renamed__pkg_c__httpserver_conf__iter_message
 };
+
+/* protobuf_c_iter_unpack(&renamed__pkg_c__httpserver_conf__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Renamed__PkgC__HTTPServerConf *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  renamed__pkg_c__httpserver_conf__iter_init(msg);
+  return pbci_unpack_end(&arena, renamed__pkg_c__httpserver_conf__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

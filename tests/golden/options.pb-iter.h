@@ -56,11 +56,10 @@ static inline ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpacke
   return protobuf_c_iter_unpacked_size(&renamed__pkg_c__httpserver_conf__env_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return renamed__pkg_c__httpserver_conf__env_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpack_merge(Renamed__PkgC__HTTPServerConf__EnvEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return renamed__pkg_c__httpserver_conf__env_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -117,11 +116,10 @@ static inline ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpacked_size_ex(c
   return protobuf_c_iter_unpacked_size(&renamed__pkg_c__httpserver_conf__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return renamed__pkg_c__httpserver_conf__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpack_merge(Renamed__PkgC__HTTPServerConf *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return renamed__pkg_c__httpserver_conf__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

@@ -146,6 +146,20 @@ const ProtobufCIterType iter__test3__leaf__iter_type = {
   &iter__test3__leaf__descriptor, &iter__test3__leaf__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__leaf__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__leaf__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__Leaf *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__leaf__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__leaf__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MInt32StringEntry (iter.test3.All3.MInt32StringEntry) ==== */
 
 /* The fields of iter.test3.All3.MInt32StringEntry by number, for the runtime's table-driven
@@ -244,6 +258,20 @@ const ProtobufCIterType iter__test3__all3__mint32_string_entry__iter_type = {
   &iter__test3__all3__mint32_string_entry__descriptor, &iter__test3__all3__mint32_string_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__mint32_string_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MInt32StringEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mint32_string_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mint32_string_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MInt64Int64Entry (iter.test3.All3.MInt64Int64Entry) ==== */
 
 /* The fields of iter.test3.All3.MInt64Int64Entry by number, for the runtime's table-driven
@@ -339,6 +367,20 @@ const ProtobufCIterType iter__test3__all3__mint64_int64_entry__iter_type = {
   &iter__test3__all3__mint64_int64_entry__descriptor, &iter__test3__all3__mint64_int64_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__mint64_int64_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MInt64Int64Entry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mint64_int64_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mint64_int64_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MUint32BytesEntry (iter.test3.All3.MUint32BytesEntry) ==== */
 
 /* The fields of iter.test3.All3.MUint32BytesEntry by number, for the runtime's table-driven
@@ -432,6 +474,20 @@ size_t iter__test3__all3__muint32_bytes_entry__iter_unpacked_size_bound(size_t l
 const ProtobufCIterType iter__test3__all3__muint32_bytes_entry__iter_type = {
   &iter__test3__all3__muint32_bytes_entry__descriptor, &iter__test3__all3__muint32_bytes_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__muint32_bytes_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MUint32BytesEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__muint32_bytes_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__muint32_bytes_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__MUint64LeafEntry (iter.test3.All3.MUint64LeafEntry) ==== */
 
@@ -546,6 +602,20 @@ const ProtobufCIterType iter__test3__all3__muint64_leaf_entry__iter_type = {
   &iter__test3__all3__muint64_leaf_entry__descriptor, &iter__test3__all3__muint64_leaf_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__muint64_leaf_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MUint64LeafEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__muint64_leaf_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__muint64_leaf_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MSint32EnumEntry (iter.test3.All3.MSint32EnumEntry) ==== */
 
 /* The fields of iter.test3.All3.MSint32EnumEntry by number, for the runtime's table-driven
@@ -640,6 +710,20 @@ size_t iter__test3__all3__msint32_enum_entry__iter_unpacked_size_bound(size_t le
 const ProtobufCIterType iter__test3__all3__msint32_enum_entry__iter_type = {
   &iter__test3__all3__msint32_enum_entry__descriptor, &iter__test3__all3__msint32_enum_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__msint32_enum_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MSint32EnumEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__msint32_enum_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__msint32_enum_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__MSint64DoubleEntry (iter.test3.All3.MSint64DoubleEntry) ==== */
 
@@ -738,6 +822,20 @@ const ProtobufCIterType iter__test3__all3__msint64_double_entry__iter_type = {
   &iter__test3__all3__msint64_double_entry__descriptor, &iter__test3__all3__msint64_double_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__msint64_double_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MSint64DoubleEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__msint64_double_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__msint64_double_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MFixed32FloatEntry (iter.test3.All3.MFixed32FloatEntry) ==== */
 
 /* The fields of iter.test3.All3.MFixed32FloatEntry by number, for the runtime's table-driven
@@ -833,6 +931,20 @@ size_t iter__test3__all3__mfixed32_float_entry__iter_unpacked_size_bound(size_t 
 const ProtobufCIterType iter__test3__all3__mfixed32_float_entry__iter_type = {
   &iter__test3__all3__mfixed32_float_entry__descriptor, &iter__test3__all3__mfixed32_float_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__mfixed32_float_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MFixed32FloatEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mfixed32_float_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mfixed32_float_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__MFixed64BoolEntry (iter.test3.All3.MFixed64BoolEntry) ==== */
 
@@ -934,6 +1046,20 @@ const ProtobufCIterType iter__test3__all3__mfixed64_bool_entry__iter_type = {
   &iter__test3__all3__mfixed64_bool_entry__descriptor, &iter__test3__all3__mfixed64_bool_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__mfixed64_bool_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MFixed64BoolEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mfixed64_bool_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mfixed64_bool_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MSfixed32Sfixed64Entry (iter.test3.All3.MSfixed32Sfixed64Entry) ==== */
 
 /* The fields of iter.test3.All3.MSfixed32Sfixed64Entry by number, for the runtime's table-driven
@@ -1031,6 +1157,20 @@ const ProtobufCIterType iter__test3__all3__msfixed32_sfixed64_entry__iter_type =
   &iter__test3__all3__msfixed32_sfixed64_entry__descriptor, &iter__test3__all3__msfixed32_sfixed64_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__msfixed32_sfixed64_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MSfixed32Sfixed64Entry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__msfixed32_sfixed64_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MSfixed64Fixed32Entry (iter.test3.All3.MSfixed64Fixed32Entry) ==== */
 
 /* The fields of iter.test3.All3.MSfixed64Fixed32Entry by number, for the runtime's table-driven
@@ -1127,6 +1267,20 @@ size_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpacked_size_bound(size
 const ProtobufCIterType iter__test3__all3__msfixed64_fixed32_entry__iter_type = {
   &iter__test3__all3__msfixed64_fixed32_entry__descriptor, &iter__test3__all3__msfixed64_fixed32_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__msfixed64_fixed32_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MSfixed64Fixed32Entry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__msfixed64_fixed32_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__msfixed64_fixed32_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__MBoolUint32Entry (iter.test3.All3.MBoolUint32Entry) ==== */
 
@@ -1226,6 +1380,20 @@ size_t iter__test3__all3__mbool_uint32_entry__iter_unpacked_size_bound(size_t le
 const ProtobufCIterType iter__test3__all3__mbool_uint32_entry__iter_type = {
   &iter__test3__all3__mbool_uint32_entry__descriptor, &iter__test3__all3__mbool_uint32_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__mbool_uint32_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MBoolUint32Entry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mbool_uint32_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mbool_uint32_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__MStringSelfEntry (iter.test3.All3.MStringSelfEntry) ==== */
 
@@ -1367,6 +1535,20 @@ const ProtobufCIterType iter__test3__all3__mstring_self_entry__iter_type = {
   &iter__test3__all3__mstring_self_entry__descriptor, &iter__test3__all3__mstring_self_entry__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__mstring_self_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MStringSelfEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mstring_self_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mstring_self_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__MStringStringEntry (iter.test3.All3.MStringStringEntry) ==== */
 
 /* The fields of iter.test3.All3.MStringStringEntry by number, for the runtime's table-driven
@@ -1466,6 +1648,20 @@ size_t iter__test3__all3__mstring_string_entry__iter_unpacked_size_bound(size_t 
 const ProtobufCIterType iter__test3__all3__mstring_string_entry__iter_type = {
   &iter__test3__all3__mstring_string_entry__descriptor, &iter__test3__all3__mstring_string_entry__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__mstring_string_entry__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__MStringStringEntry *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__mstring_string_entry__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__mstring_string_entry__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3__Nested__Deeper (iter.test3.All3.Nested.Deeper) ==== */
 
@@ -1582,6 +1778,20 @@ const ProtobufCIterType iter__test3__all3__nested__deeper__iter_type = {
   &iter__test3__all3__nested__deeper__descriptor, &iter__test3__all3__nested__deeper__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__test3__all3__nested__deeper__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__nested__deeper__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__Nested__Deeper *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__nested__deeper__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__nested__deeper__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Test3__All3__Nested (iter.test3.All3.Nested) ==== */
 
 /* The fields of iter.test3.All3.Nested by number, for the runtime's table-driven
@@ -1678,6 +1888,20 @@ size_t iter__test3__all3__nested__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__test3__all3__nested__iter_type = {
   &iter__test3__all3__nested__descriptor, &iter__test3__all3__nested__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__nested__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__nested__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3__Nested *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__nested__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__nested__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Test3__All3 (iter.test3.All3) ==== */
 
@@ -3304,3 +3528,17 @@ size_t iter__test3__all3__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__test3__all3__iter_type = {
   &iter__test3__all3__descriptor, &iter__test3__all3__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__test3__all3__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test3__all3__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test3__All3 *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test3__all3__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test3__all3__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__test3__leaf__iter_unpacked_size_ex(const uint8_t *
   return protobuf_c_iter_unpacked_size(&iter__test3__leaf__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__leaf__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__leaf__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__leaf__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__leaf__iter_unpack_merge(Iter__Test3__Leaf *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__leaf__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -118,11 +117,10 @@ static inline ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpacked_si
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mint32_string_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mint32_string_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpack_merge(Iter__Test3__All3__MInt32StringEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mint32_string_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -179,11 +177,10 @@ static inline ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpacked_siz
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mint64_int64_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mint64_int64_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpack_merge(Iter__Test3__All3__MInt64Int64Entry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mint64_int64_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -240,11 +237,10 @@ static inline ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpacked_si
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__muint32_bytes_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__muint32_bytes_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpack_merge(Iter__Test3__All3__MUint32BytesEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__muint32_bytes_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -301,11 +297,10 @@ static inline ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpacked_siz
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__muint64_leaf_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__muint64_leaf_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpack_merge(Iter__Test3__All3__MUint64LeafEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__muint64_leaf_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -364,11 +359,10 @@ static inline ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpacked_siz
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__msint32_enum_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__msint32_enum_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpack_merge(Iter__Test3__All3__MSint32EnumEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__msint32_enum_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -425,11 +419,10 @@ static inline ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpacked_s
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__msint64_double_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__msint64_double_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpack_merge(Iter__Test3__All3__MSint64DoubleEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__msint64_double_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -486,11 +479,10 @@ static inline ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpacked_s
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mfixed32_float_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mfixed32_float_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpack_merge(Iter__Test3__All3__MFixed32FloatEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mfixed32_float_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -547,11 +539,10 @@ static inline ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpacked_si
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mfixed64_bool_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mfixed64_bool_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpack_merge(Iter__Test3__All3__MFixed64BoolEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mfixed64_bool_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -608,11 +599,10 @@ static inline ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__msfixed32_sfixed64_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack_merge(Iter__Test3__All3__MSfixed32Sfixed64Entry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -669,11 +659,10 @@ static inline ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpacke
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__msfixed64_fixed32_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__msfixed64_fixed32_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpack_merge(Iter__Test3__All3__MSfixed64Fixed32Entry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__msfixed64_fixed32_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -730,11 +719,10 @@ static inline ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpacked_siz
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mbool_uint32_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mbool_uint32_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpack_merge(Iter__Test3__All3__MBoolUint32Entry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mbool_uint32_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -791,11 +779,10 @@ static inline ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpacked_siz
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mstring_self_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mstring_self_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpack_merge(Iter__Test3__All3__MStringSelfEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mstring_self_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -879,11 +866,10 @@ static inline ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpacked_s
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__mstring_string_entry__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__mstring_string_entry__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpack_merge(Iter__Test3__All3__MStringStringEntry *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__mstring_string_entry__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -940,11 +926,10 @@ static inline ptrdiff_t iter__test3__all3__nested__deeper__iter_unpacked_size_ex
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__nested__deeper__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__nested__deeper__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__nested__deeper__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__nested__deeper__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__nested__deeper__iter_unpack_merge(Iter__Test3__All3__Nested__Deeper *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__nested__deeper__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -1002,11 +987,10 @@ static inline ptrdiff_t iter__test3__all3__nested__iter_unpacked_size_ex(const u
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__nested__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__nested__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__nested__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__nested__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__nested__iter_unpack_merge(Iter__Test3__All3__Nested *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__nested__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -1065,11 +1049,10 @@ static inline ptrdiff_t iter__test3__all3__iter_unpacked_size_ex(const uint8_t *
   return protobuf_c_iter_unpacked_size(&iter__test3__all3__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__test3__all3__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__test3__all3__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test3__all3__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__test3__all3__iter_unpack_merge(Iter__Test3__All3 *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__test3__all3__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

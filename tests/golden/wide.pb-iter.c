@@ -110,6 +110,20 @@ const ProtobufCIterType iter__wide__item__iter_type = {
   &iter__wide__item__descriptor, &iter__wide__item__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__wide__item__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__wide__item__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Wide__Item *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__wide__item__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__wide__item__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Wide__WideRepeated (iter.wide.WideRepeated) ==== */
 
 /* The fields of iter.wide.WideRepeated by number, for the runtime's table-driven
@@ -3384,6 +3398,20 @@ const ProtobufCIterType iter__wide__wide_repeated__iter_type = {
   &iter__wide__wide_repeated__descriptor, &iter__wide__wide_repeated__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__wide__wide_repeated__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__wide__wide_repeated__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Wide__WideRepeated *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__wide__wide_repeated__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__wide__wide_repeated__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Wide__WideGroups (iter.wide.WideGroups) ==== */
 
 /* The fields of iter.wide.WideGroups by number, for the runtime's table-driven
@@ -5188,6 +5216,20 @@ const ProtobufCIterType iter__wide__wide_groups__iter_type = {
   &iter__wide__wide_groups__descriptor, &iter__wide__wide_groups__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__wide__wide_groups__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__wide__wide_groups__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Wide__WideGroups *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__wide__wide_groups__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__wide__wide_groups__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Wide__WideRequired (iter.wide.WideRequired) ==== */
 
 /* The field number of each bit of iter.wide.WideRequired's "required seen" mask. */
@@ -6346,6 +6388,20 @@ size_t iter__wide__wide_required__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__wide__wide_required__iter_type = {
   &iter__wide__wide_required__descriptor, &iter__wide__wide_required__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__wide__wide_required__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__wide__wide_required__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Wide__WideRequired *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__wide__wide_required__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__wide__wide_required__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
 
 /* ==== Iter__Wide__SixtyFour (iter.wide.SixtyFour) ==== */
 
@@ -10106,3 +10162,17 @@ size_t iter__wide__sixty_four__iter_unpacked_size_bound(size_t len) {
 const ProtobufCIterType iter__wide__sixty_four__iter_type = {
   &iter__wide__sixty_four__descriptor, &iter__wide__sixty_four__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__wide__sixty_four__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__wide__sixty_four__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Wide__SixtyFour *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__wide__sixty_four__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__wide__sixty_four__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__wide__item__iter_unpacked_size_ex(const uint8_t *d
   return protobuf_c_iter_unpacked_size(&iter__wide__item__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__wide__item__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__wide__item__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__wide__item__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__wide__item__iter_unpack_merge(Iter__Wide__Item *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__wide__item__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -117,11 +116,10 @@ static inline ptrdiff_t iter__wide__wide_repeated__iter_unpacked_size_ex(const u
   return protobuf_c_iter_unpacked_size(&iter__wide__wide_repeated__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__wide__wide_repeated__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__wide__wide_repeated__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__wide__wide_repeated__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__wide__wide_repeated__iter_unpack_merge(Iter__Wide__WideRepeated *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__wide__wide_repeated__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -187,11 +185,10 @@ static inline ptrdiff_t iter__wide__wide_groups__iter_unpacked_size_ex(const uin
   return protobuf_c_iter_unpacked_size(&iter__wide__wide_groups__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__wide__wide_groups__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__wide__wide_groups__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__wide__wide_groups__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__wide__wide_groups__iter_unpack_merge(Iter__Wide__WideGroups *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__wide__wide_groups__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -249,11 +246,10 @@ static inline ptrdiff_t iter__wide__wide_required__iter_unpacked_size_ex(const u
   return protobuf_c_iter_unpacked_size(&iter__wide__wide_required__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__wide__wide_required__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__wide__wide_required__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__wide__wide_required__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__wide__wide_required__iter_unpack_merge(Iter__Wide__WideRequired *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__wide__wide_required__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -310,11 +306,10 @@ static inline ptrdiff_t iter__wide__sixty_four__iter_unpacked_size_ex(const uint
   return protobuf_c_iter_unpacked_size(&iter__wide__sixty_four__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__wide__sixty_four__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__wide__sixty_four__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__wide__sixty_four__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__wide__sixty_four__iter_unpack_merge(Iter__Wide__SixtyFour *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__wide__sixty_four__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

@@ -49,12 +49,15 @@
  *       of where and why decoding stopped. unpacked_size_ex with options
  *       gives the size unpack_ex needs with the same options.
  *
- *   All but the bound (defined in x.pb-iter.c) are `static inline` in the
- *   header: the plain three call their _ex forms with (NULL, NULL), which
- *   call the runtime's generic entry points below with x__iter_type. A
- *   program carries only the entry points it uses. Their addresses differ
- *   between translation units; use the generic functions with x__iter_type
- *   where one function per type matters.
+ *   x__iter_unpack and the bound are defined in x.pb-iter.c: x__iter_unpack
+ *   is protobuf_c_iter_unpack(&x__iter_type, ..., NULL, NULL), with the
+ *   struct set up and the decoder called directly rather than through the
+ *   type's table (an eighth of a small message's instructions). The rest
+ *   are `static inline` in the header: the other two plain functions call
+ *   their _ex forms with (NULL, NULL), which call the runtime's generic
+ *   entry points below with x__iter_type. The inline ones' addresses
+ *   differ between translation units; use the generic functions with
+ *   x__iter_type where one function per type matters.
  *
  *   A generated header refuses, with an #error, to compile against a
  *   runtime of another version than the protoc-gen-iter that wrote it
@@ -343,9 +346,10 @@ typedef struct ProtobufCIterType {
 } ProtobufCIterType;
 
 /* x__iter_unpack_ex, x__iter_unpack_merge_ex and x__iter_unpacked_size_ex
- * for the message type `type` (an x__iter_type): the generated functions
- * are inline calls of these. `msg` is an X, as for x__iter_unpack_merge. A
- * NULL `type` is PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
+ * for the message type `type` (an x__iter_type): the generated _ex
+ * functions are inline calls of these. `msg` is an X, as for
+ * x__iter_unpack_merge. A NULL `type` is
+ * PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
 ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
                                  const uint8_t *data, size_t len, void *buf,
                                  size_t buf_size,

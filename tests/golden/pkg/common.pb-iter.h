@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__pkg__common__point__iter_unpacked_size_ex(const ui
   return protobuf_c_iter_unpacked_size(&iter__pkg__common__point__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__pkg__common__point__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__pkg__common__point__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__pkg__common__point__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__pkg__common__point__iter_unpack_merge(Iter__Pkg__Common__Point *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__pkg__common__point__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);

@@ -110,6 +110,20 @@ const ProtobufCIterType iter__pkg__nested__shapes__polygon__style__iter_type = {
   &iter__pkg__nested__shapes__polygon__style__descriptor, &iter__pkg__nested__shapes__polygon__style__iter_message
 };
 
+/* protobuf_c_iter_unpack(&iter__pkg__nested__shapes__polygon__style__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Pkg__Nested__Shapes__Polygon__Style *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__pkg__nested__shapes__polygon__style__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__pkg__nested__shapes__polygon__style__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}
+
 /* ==== Iter__Pkg__Nested__Shapes__Polygon (iter.pkg.nested.shapes.Polygon) ==== */
 
 /* The fields of iter.pkg.nested.shapes.Polygon by number, for the runtime's table-driven
@@ -286,3 +300,17 @@ size_t iter__pkg__nested__shapes__polygon__iter_unpacked_size_bound(size_t len) 
 const ProtobufCIterType iter__pkg__nested__shapes__polygon__iter_type = {
   &iter__pkg__nested__shapes__polygon__descriptor, &iter__pkg__nested__shapes__polygon__iter_message
 };
+
+/* protobuf_c_iter_unpack(&iter__pkg__nested__shapes__polygon__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Pkg__Nested__Shapes__Polygon *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__pkg__nested__shapes__polygon__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__pkg__nested__shapes__polygon__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0));
+}

@@ -56,11 +56,10 @@ static inline ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpacked
   return protobuf_c_iter_unpacked_size(&iter__pkg__nested__shapes__polygon__style__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__pkg__nested__shapes__polygon__style__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpack_merge(Iter__Pkg__Nested__Shapes__Polygon__Style *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__pkg__nested__shapes__polygon__style__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
@@ -117,11 +116,10 @@ static inline ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpacked_size_e
   return protobuf_c_iter_unpacked_size(&iter__pkg__nested__shapes__polygon__iter_type, data, len, opts, status);
 }
 
-/* The same three with the default options and no status. */
-static inline ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpack(const uint8_t *data, size_t len,
-    void *buf, size_t buf_size) {
-  return iter__pkg__nested__shapes__polygon__iter_unpack_ex(data, len, buf, buf_size, NULL, NULL);
-}
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
 static inline ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpack_merge(Iter__Pkg__Nested__Shapes__Polygon *msg,
     const uint8_t *data, size_t len, void *buf, size_t buf_size) {
   return iter__pkg__nested__shapes__polygon__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
