@@ -295,7 +295,7 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t $decode$(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   $struct$ *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

@@ -56,7 +56,7 @@ const PbciMessage iter__defaults__defaults__sub__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Defaults__Defaults__Sub *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -323,7 +323,7 @@ const PbciMessage iter__defaults__defaults__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Defaults__Defaults *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

@@ -52,7 +52,7 @@ const PbciMessage iter__init__no_init__nested__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Init__NoInit__Nested *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -147,7 +147,7 @@ const PbciMessage iter__init__no_init__with_init__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Init__NoInit__WithInit *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -246,7 +246,7 @@ const PbciMessage iter__init__no_init__mentry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Init__NoInit__MEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -379,7 +379,7 @@ const PbciMessage iter__init__no_init__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Init__NoInit *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -593,7 +593,7 @@ const PbciMessage iter__init__flat_union__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Init__FlatUnion *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

@@ -70,7 +70,7 @@ const PbciMessage iter__merge__inner__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__Inner *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -309,7 +309,7 @@ const PbciMessage iter__merge__plain__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__Plain *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -516,7 +516,7 @@ const PbciMessage iter__merge__merge_test__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__MergeTest *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -713,7 +713,7 @@ const PbciMessage iter__merge__packed_field__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__PackedField *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -835,7 +835,7 @@ const PbciMessage iter__merge__required_field2__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__RequiredField2 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -946,7 +946,7 @@ const PbciMessage iter__merge__string_field__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__string_field__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__string_field__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__StringField *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1051,7 +1051,7 @@ const PbciMessage iter__merge__log_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge__LogEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

@@ -53,7 +53,7 @@ const PbciMessage iter__merge3__inner3__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge3__Inner3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -173,7 +173,7 @@ const PbciMessage iter__merge3__outer3__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Merge3__Outer3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

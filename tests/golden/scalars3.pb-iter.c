@@ -53,7 +53,7 @@ const PbciMessage iter__test3__leaf__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__Leaf *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -198,7 +198,7 @@ const PbciMessage iter__test3__all3__mint32_string_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MInt32StringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -310,7 +310,7 @@ const PbciMessage iter__test3__all3__mint64_int64_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MInt64Int64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -419,7 +419,7 @@ const PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MUint32BytesEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -528,7 +528,7 @@ const PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MUint64LeafEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -654,7 +654,7 @@ const PbciMessage iter__test3__all3__msint32_enum_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MSint32EnumEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -763,7 +763,7 @@ const PbciMessage iter__test3__all3__msint64_double_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MSint64DoubleEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -874,7 +874,7 @@ const PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MFixed32FloatEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -984,7 +984,7 @@ const PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MFixed64BoolEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1098,7 +1098,7 @@ const PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MSfixed32Sfixed64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1209,7 +1209,7 @@ const PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MSfixed64Fixed32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1320,7 +1320,7 @@ const PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MBoolUint32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1434,7 +1434,7 @@ const PbciMessage iter__test3__all3__mstring_self_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MStringSelfEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1587,7 +1587,7 @@ const PbciMessage iter__test3__all3__mstring_string_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__MStringStringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1701,7 +1701,7 @@ const PbciMessage iter__test3__all3__nested__deeper__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__Nested__Deeper *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1827,7 +1827,7 @@ const PbciMessage iter__test3__all3__nested__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3__Nested *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -2184,7 +2184,7 @@ const PbciMessage iter__test3__all3__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Test3__All3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

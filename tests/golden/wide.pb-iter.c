@@ -49,7 +49,7 @@ const PbciMessage iter__wide__item__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Wide__Item *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -444,7 +444,7 @@ const PbciMessage iter__wide__wide_repeated__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Wide__WideRepeated *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -3789,7 +3789,7 @@ const PbciMessage iter__wide__wide_groups__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Wide__WideGroups *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -5534,7 +5534,7 @@ const PbciMessage iter__wide__wide_required__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Wide__WideRequired *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -6697,7 +6697,7 @@ const PbciMessage iter__wide__sixty_four__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
+PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth) {
   Iter__Wide__SixtyFour *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

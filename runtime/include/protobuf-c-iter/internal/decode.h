@@ -58,6 +58,16 @@ extern "C" {
 #define PBCI_NOINLINE
 #endif
 
+/* A generated decoder (x__iter_decode): called, never inlined or cloned.
+ * x__iter_unpack calls its message's decoder directly, with a constant
+ * depth; otherwise gcc -O3 copies a decoder into it, or clones a recursive
+ * one for each depth (4 KB more for one message of the bench). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PBCI_DECODER __attribute__((noinline, noclone))
+#else
+#define PBCI_DECODER PBCI_NOINLINE
+#endif
+
 /* Whether the host stores integers little-endian, as the wire does. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
