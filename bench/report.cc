@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #ifdef PBCI_BENCH_HAVE_UPB
@@ -75,6 +76,59 @@ std::string Escape(const std::string& s) {
     else out += c;
   }
   return out;
+}
+
+// Whether messages of type `d` can hold bytes (protoc-c's bytes fields,
+// string_as_bytes included), which iter's PROTOBUF_C_ITER_ALIAS_BYTES
+// aliases: the inputs its aliasing target is for.
+bool CanAlias(const ProtobufCMessageDescriptor* d,
+              std::set<const ProtobufCMessageDescriptor*>* seen) {
+  if (!seen->insert(d).second) return false;
+  for (unsigned i = 0; i < d->n_fields; i++) {
+    const ProtobufCFieldDescriptor& f = d->fields[i];
+    if (f.type == PROTOBUF_C_TYPE_BYTES) return true;
+    if (f.type == PROTOBUF_C_TYPE_MESSAGE &&
+        CanAlias(static_cast<const ProtobufCMessageDescriptor*>(f.descriptor),
+                 seen)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// One of issue 21's targets: iter's ratio over a decoder (`ratios`, by
+// input) must reach `at least` on the inputs `applies` selects.
+struct Target {
+  std::string what;
+  double at_least;
+  std::vector<double> ratios;
+  std::vector<bool> applies;
+};
+
+// The targets table: how many inputs meet each, and the ratios that miss.
+std::string TargetsTable(const std::vector<Input>& inputs,
+                         const std::vector<Target>& targets) {
+  std::ostringstream md;
+  md << "\n**Targets** (issue 21): where iter's paired ratio reaches each, and "
+        "where it "
+        "falls short\n\n| target | met | missed |\n|---|--:|---|\n";
+  for (const Target& t : targets) {
+    size_t applies = 0, met = 0;
+    std::string missed;
+    for (size_t i = 0; i < inputs.size(); i++) {
+      if (!t.applies[i]) continue;
+      applies++;
+      if (t.ratios[i] >= t.at_least) {
+        met++;
+      } else {
+        missed += (missed.empty() ? "" : ", ") + inputs[i].name + " " +
+                  Fmt("%.2f", t.ratios[i]) + "x";
+      }
+    }
+    md << "| " << t.what << " | " << met << " of " << applies << " | "
+       << (missed.empty() ? "none" : missed) << " |\n";
+  }
+  return md.str();
 }
 
 // One bar per decoder per input, on a log scale: the rates span three
@@ -388,6 +442,36 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
       md << "\n";
     }
   }
+  std::vector<Target> targets;
+  auto speedup_target = [&](const char* id, const std::string& what,
+                            double at_least) {
+    const size_t d = index_of(id);
+    if (d == n_dec) return;
+    Target t{what, at_least, {}, std::vector<bool>(inputs.size(), true)};
+    for (size_t i = 0; i < inputs.size(); i++)
+      t.ratios.push_back(speedups[i][d]);
+    targets.push_back(t);
+  };
+  speedup_target("upb_fast", "iter >= 1.3x upb fasttable", 1.3);
+  if (!pairs.empty()) {
+    Target t{"iter alias bytes >= 1.0x upb fasttable alias (inputs with bytes)",
+             1.0,
+             {},
+             {}};
+    for (size_t i = 0; i < inputs.size(); i++) {
+      std::set<const ProtobufCMessageDescriptor*> seen;
+      t.ratios.push_back(pair_ratios[i][1]);
+      t.applies.push_back(CanAlias(inputs[i].codec.pbc, &seen));
+    }
+    targets.push_back(t);
+  }
+  speedup_target("libprotobuf_reuse", "iter >= 1.5x libprotobuf reuse", 1.5);
+  speedup_target("protobuf_c_linear", "iter >= 3x protobuf-c linear", 3.0);
+  speedup_target("protobuf_c_malloc", "iter >= 5x protobuf-c malloc", 5.0);
+  targets.push_back(Target{"unpacked_size + unpack >= 1.5x libprotobuf arena",
+                           1.5, sized_vs_arena,
+                           std::vector<bool>(inputs.size(), true)});
+  md << TargetsTable(inputs, targets);
   md << "\nInputs: ";
   for (size_t i = 0; i < inputs.size(); i++) {
     md << (i ? "; " : "") << "`" << inputs[i].name << "` ("
