@@ -718,7 +718,7 @@ PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
 /* ---- the default entry ----
  *
  * x__iter_unpack (generated for each message, so that it initialises the
- * struct and calls the decoder directly: a tenth of a small message's
+ * struct and calls the decoder directly: an eighth of a small message's
  * instructions) and protobuf_c_iter_unpack without options or status share
  * these. */
 
