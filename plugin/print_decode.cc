@@ -41,8 +41,10 @@ std::string Hex(uint8_t b) {
 
 // The end of a case: try the keys that usually come next and jump straight
 // to their case; otherwise back to the switch. A fixed-width value is
-// checked to be in the input with its key.
-void PrintNext(const FieldModel& f, Printer* p) {
+// checked to be in the input with its key. After an unpacked element of an
+// open-run field (`element`), its own key is the run's next element; after
+// anything else (its packed run, say) that key starts a run.
+void PrintNext(const FieldModel& f, bool element, Printer* p) {
   for (const Prediction& next : f.next) {
     Vars vars = {{"label", next.label},
                  {"b0", Hex(next.key[0])},
@@ -62,7 +64,7 @@ void PrintNext(const FieldModel& f, Printer* p) {
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
-    if (next.label == f.label && !f.more_label.empty()) {
+    if (element && next.label == f.label && !f.more_label.empty()) {
       // The next element of a run: past the growth when it has a slot.
       vars["more"] = f.more_label;
       vars["member"] = f.member;
@@ -182,7 +184,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
       PrintSingularMarks(f, vars, p);
       break;
   }
-  PrintNext(f, p);
+  PrintNext(f, /*element=*/false, p);
 }
 
 // A call of the runtime's pbci_append_packed or pbci_append_element
@@ -258,7 +260,7 @@ void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
 )");
       break;
   }
-  PrintNext(f, p);
+  PrintNext(f, /*element=*/true, p);
 }
 
 void PrintPackedRun(const FieldModel& f, const Vars& vars, Printer* p) {
@@ -274,7 +276,7 @@ void PrintPackedRun(const FieldModel& f, const Vars& vars, Printer* p) {
   append_vars["append"] = "pbci_append_packed";
   append_vars["from"] = "p";
   PrintAppend(append_vars, p);
-  PrintNext(f, p);
+  PrintNext(f, /*element=*/false, p);
 }
 
 void PrintRepeated(const FieldModel& f, Vars vars, Printer* p) {

@@ -122,6 +122,39 @@ TEST(Regression, NullArrayPlusZeroForEmptyPackedRun) {
   EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.test.Scalars2"), in), "");
 }
 
+// Regression (found by fuzz_scalars2 after open runs): the packed-run case
+// of an unpacked repeated field also tried its self-prediction as the next
+// element of an open run, so an unpacked element right after a packed run
+// of the same field took pbci_extend_run's path: after an empty run with no
+// array yet, it read the header of a NULL array; after an empty run
+// following an open run, it extended that array in place, where the sizers
+// start a new run (a size off by the difference). Both forms, for a 4-byte
+// (r_int32, 21), an 8-byte (r_int64, 22) and a 1-byte key (Plain.list, 3).
+TEST(Regression, PackedRunCaseExtendedAnOpenRunOrANullArray) {
+  const IterType& s2 = TypeNamed("iter.test.Scalars2");
+  const IterType& plain = TypeNamed("iter.merge.Plain");
+  for (uint32_t number : {21u, 22u}) {
+    const std::string element = VarintField(number, 5);
+    const std::string empty_run = LenField(number, "");
+    for (const std::string& in :
+         {empty_run + element, element + element + empty_run + element,
+          element + empty_run + element + element + LenField(number, "\x07") +
+              element}) {
+      Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2", in);
+      ASSERT_GE(m.code(), 0) << number << ": " << Hex(in);
+      EXPECT_EQ(CheckAgainstProtobufC(s2, in), "") << number << ": " << Hex(in);
+    }
+  }
+  const std::string element = VarintField(3, 9);
+  for (const std::string& in :
+       {LenField(3, "") + element,
+        element + element + LenField(3, "") + element + element}) {
+    Decoded<Iter__Merge__Plain> m("iter.merge.Plain", in);
+    ASSERT_GE(m.code(), 0) << Hex(in);
+    EXPECT_EQ(CheckAgainstProtobufC(plain, in), "") << Hex(in);
+  }
+}
+
 // Regression (found in review): counting packed varints eight bytes at a
 // time no longer noticed a varint over 10 bytes, so the array-sizing scan
 // (since replaced by sizing each run) went on and reserved the arrays of

@@ -169,10 +169,6 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
-          if (msg->n_for_ != cap_for_ ||
-              pbci_extend_run(arena, msg->for_, &cap_for_, sizeof *msg->for_)) {
-            goto more_3;
-          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {

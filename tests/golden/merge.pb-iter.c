@@ -148,10 +148,6 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
-          if (msg->n_list != cap_list ||
-              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
-            goto more_3;
-          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {
@@ -386,10 +382,6 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
-          if (msg->n_list != cap_list ||
-              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
-            goto more_3;
-          }
           goto field_3;
         }
         if (p < end && p[0] == 0x22) {

@@ -508,10 +508,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_int32 != cap_r_int32 ||
-              pbci_extend_run(arena, msg->r_int32, &cap_r_int32, sizeof *msg->r_int32)) {
-            goto more_21;
-          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -560,10 +556,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_int64 != cap_r_int64 ||
-              pbci_extend_run(arena, msg->r_int64, &cap_r_int64, sizeof *msg->r_int64)) {
-            goto more_22;
-          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -612,10 +604,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_uint32 != cap_r_uint32 ||
-              pbci_extend_run(arena, msg->r_uint32, &cap_r_uint32, sizeof *msg->r_uint32)) {
-            goto more_23;
-          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -664,10 +652,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_uint64 != cap_r_uint64 ||
-              pbci_extend_run(arena, msg->r_uint64, &cap_r_uint64, sizeof *msg->r_uint64)) {
-            goto more_24;
-          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -716,10 +700,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_sint32 != cap_r_sint32 ||
-              pbci_extend_run(arena, msg->r_sint32, &cap_r_sint32, sizeof *msg->r_sint32)) {
-            goto more_25;
-          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -768,10 +748,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_sint64 != cap_r_sint64 ||
-              pbci_extend_run(arena, msg->r_sint64, &cap_r_sint64, sizeof *msg->r_sint64)) {
-            goto more_26;
-          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
@@ -820,10 +796,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_fixed32 != cap_r_fixed32 ||
-              pbci_extend_run(arena, msg->r_fixed32, &cap_r_fixed32, sizeof *msg->r_fixed32)) {
-            goto more_27;
-          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
@@ -872,10 +844,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_fixed64 != cap_r_fixed64 ||
-              pbci_extend_run(arena, msg->r_fixed64, &cap_r_fixed64, sizeof *msg->r_fixed64)) {
-            goto more_28;
-          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
@@ -924,10 +892,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
-              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
-            goto more_29;
-          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -976,10 +940,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_sfixed64 != cap_r_sfixed64 ||
-              pbci_extend_run(arena, msg->r_sfixed64, &cap_r_sfixed64, sizeof *msg->r_sfixed64)) {
-            goto more_30;
-          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
@@ -1028,10 +988,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_float != cap_r_float ||
-              pbci_extend_run(arena, msg->r_float, &cap_r_float, sizeof *msg->r_float)) {
-            goto more_31;
-          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -1081,10 +1037,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r_double != cap_r_double ||
-              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
-            goto more_32;
-          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -1236,10 +1188,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r_enum != cap_r_enum ||
-              pbci_extend_run(arena, msg->r_enum, &cap_r_enum, sizeof *msg->r_enum)) {
-            goto more_36;
-          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {

@@ -2798,10 +2798,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
-              pbci_extend_run(arena, msg->r_sfixed32, &cap_r_sfixed32, sizeof *msg->r_sfixed32)) {
-            goto more_31;
-          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
@@ -2850,10 +2846,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r_double != cap_r_double ||
-              pbci_extend_run(arena, msg->r_double, &cap_r_double, sizeof *msg->r_double)) {
-            goto more_32;
-          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {

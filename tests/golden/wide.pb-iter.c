@@ -600,10 +600,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
-          if (msg->n_r2 != cap_r2 ||
-              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
-            goto more_2;
-          }
           goto field_2;
         }
         if (p < end && p[0] == 0x1a) {
@@ -684,10 +680,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x21) {
           field = p;
           p += 1;
-          if (msg->n_r4 != cap_r4 ||
-              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
-            goto more_4;
-          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -869,10 +861,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
-          if (msg->n_r9 != cap_r9 ||
-              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
-            goto more_9;
-          }
           goto field_9;
         }
         if (p < end && p[0] == 0x51) {
@@ -921,10 +909,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x51) {
           field = p;
           p += 1;
-          if (msg->n_r10 != cap_r10 ||
-              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
-            goto more_10;
-          }
           goto field_10;
         }
         if (p < end && p[0] == 0x5a) {
@@ -1004,10 +988,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
-          if (msg->n_r12 != cap_r12 ||
-              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
-            goto more_12;
-          }
           goto field_12;
         }
         if (p < end && p[0] == 0x6a) {
@@ -1088,10 +1068,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (p < end && p[0] == 0x71) {
           field = p;
           p += 1;
-          if (msg->n_r14 != cap_r14 ||
-              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
-            goto more_14;
-          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -1273,10 +1249,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r19 != cap_r19 ||
-              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
-            goto more_19;
-          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
@@ -1325,10 +1297,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r20 != cap_r20 ||
-              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
-            goto more_20;
-          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
@@ -1408,10 +1376,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r22 != cap_r22 ||
-              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
-            goto more_22;
-          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
@@ -1492,10 +1456,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r24 != cap_r24 ||
-              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
-            goto more_24;
-          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -1677,10 +1637,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r29 != cap_r29 ||
-              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
-            goto more_29;
-          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
@@ -1729,10 +1685,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r30 != cap_r30 ||
-              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
-            goto more_30;
-          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
@@ -1812,10 +1764,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r32 != cap_r32 ||
-              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
-            goto more_32;
-          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
@@ -1896,10 +1844,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r34 != cap_r34 ||
-              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
-            goto more_34;
-          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -2081,10 +2025,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r39 != cap_r39 ||
-              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
-            goto more_39;
-          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
@@ -2133,10 +2073,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r40 != cap_r40 ||
-              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
-            goto more_40;
-          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
@@ -2216,10 +2152,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r42 != cap_r42 ||
-              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
-            goto more_42;
-          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
@@ -2300,10 +2232,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r44 != cap_r44 ||
-              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
-            goto more_44;
-          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -2485,10 +2413,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r49 != cap_r49 ||
-              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
-            goto more_49;
-          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
@@ -2537,10 +2461,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r50 != cap_r50 ||
-              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
-            goto more_50;
-          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
@@ -2620,10 +2540,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r52 != cap_r52 ||
-              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
-            goto more_52;
-          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
@@ -2704,10 +2620,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r54 != cap_r54 ||
-              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
-            goto more_54;
-          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -2889,10 +2801,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r59 != cap_r59 ||
-              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
-            goto more_59;
-          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
@@ -2941,10 +2849,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r60 != cap_r60 ||
-              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
-            goto more_60;
-          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
@@ -3024,10 +2928,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r62 != cap_r62 ||
-              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
-            goto more_62;
-          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
@@ -3108,10 +3008,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
           field = p;
           p += 2;
-          if (msg->n_r64 != cap_r64 ||
-              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
-            goto more_64;
-          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
@@ -3293,10 +3189,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
           field = p;
           p += 2;
-          if (msg->n_r69 != cap_r69 ||
-              pbci_extend_run(arena, msg->r69, &cap_r69, sizeof *msg->r69)) {
-            goto more_69;
-          }
           goto field_69;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
@@ -3340,10 +3232,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
           field = p;
           p += 2;
-          if (msg->n_r70 != cap_r70 ||
-              pbci_extend_run(arena, msg->r70, &cap_r70, sizeof *msg->r70)) {
-            goto more_70;
-          }
           goto field_70;
         }
         break;
@@ -6815,10 +6703,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x08) {
           field = p;
           p += 1;
-          if (msg->n_r1 != cap_r1 ||
-              pbci_extend_run(arena, msg->r1, &cap_r1, sizeof *msg->r1)) {
-            goto more_1;
-          }
           goto field_1;
         }
         if (p < end && p[0] == 0x10) {
@@ -6867,10 +6751,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x10) {
           field = p;
           p += 1;
-          if (msg->n_r2 != cap_r2 ||
-              pbci_extend_run(arena, msg->r2, &cap_r2, sizeof *msg->r2)) {
-            goto more_2;
-          }
           goto field_2;
         }
         if (p < end && p[0] == 0x18) {
@@ -6919,10 +6799,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x18) {
           field = p;
           p += 1;
-          if (msg->n_r3 != cap_r3 ||
-              pbci_extend_run(arena, msg->r3, &cap_r3, sizeof *msg->r3)) {
-            goto more_3;
-          }
           goto field_3;
         }
         if (p < end && p[0] == 0x20) {
@@ -6971,10 +6847,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x20) {
           field = p;
           p += 1;
-          if (msg->n_r4 != cap_r4 ||
-              pbci_extend_run(arena, msg->r4, &cap_r4, sizeof *msg->r4)) {
-            goto more_4;
-          }
           goto field_4;
         }
         if (p < end && p[0] == 0x28) {
@@ -7023,10 +6895,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x28) {
           field = p;
           p += 1;
-          if (msg->n_r5 != cap_r5 ||
-              pbci_extend_run(arena, msg->r5, &cap_r5, sizeof *msg->r5)) {
-            goto more_5;
-          }
           goto field_5;
         }
         if (p < end && p[0] == 0x30) {
@@ -7075,10 +6943,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x30) {
           field = p;
           p += 1;
-          if (msg->n_r6 != cap_r6 ||
-              pbci_extend_run(arena, msg->r6, &cap_r6, sizeof *msg->r6)) {
-            goto more_6;
-          }
           goto field_6;
         }
         if (p < end && p[0] == 0x38) {
@@ -7127,10 +6991,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x38) {
           field = p;
           p += 1;
-          if (msg->n_r7 != cap_r7 ||
-              pbci_extend_run(arena, msg->r7, &cap_r7, sizeof *msg->r7)) {
-            goto more_7;
-          }
           goto field_7;
         }
         if (p < end && p[0] == 0x40) {
@@ -7179,10 +7039,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x40) {
           field = p;
           p += 1;
-          if (msg->n_r8 != cap_r8 ||
-              pbci_extend_run(arena, msg->r8, &cap_r8, sizeof *msg->r8)) {
-            goto more_8;
-          }
           goto field_8;
         }
         if (p < end && p[0] == 0x48) {
@@ -7231,10 +7087,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x48) {
           field = p;
           p += 1;
-          if (msg->n_r9 != cap_r9 ||
-              pbci_extend_run(arena, msg->r9, &cap_r9, sizeof *msg->r9)) {
-            goto more_9;
-          }
           goto field_9;
         }
         if (p < end && p[0] == 0x50) {
@@ -7283,10 +7135,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x50) {
           field = p;
           p += 1;
-          if (msg->n_r10 != cap_r10 ||
-              pbci_extend_run(arena, msg->r10, &cap_r10, sizeof *msg->r10)) {
-            goto more_10;
-          }
           goto field_10;
         }
         if (p < end && p[0] == 0x58) {
@@ -7335,10 +7183,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x58) {
           field = p;
           p += 1;
-          if (msg->n_r11 != cap_r11 ||
-              pbci_extend_run(arena, msg->r11, &cap_r11, sizeof *msg->r11)) {
-            goto more_11;
-          }
           goto field_11;
         }
         if (p < end && p[0] == 0x60) {
@@ -7387,10 +7231,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x60) {
           field = p;
           p += 1;
-          if (msg->n_r12 != cap_r12 ||
-              pbci_extend_run(arena, msg->r12, &cap_r12, sizeof *msg->r12)) {
-            goto more_12;
-          }
           goto field_12;
         }
         if (p < end && p[0] == 0x68) {
@@ -7439,10 +7279,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x68) {
           field = p;
           p += 1;
-          if (msg->n_r13 != cap_r13 ||
-              pbci_extend_run(arena, msg->r13, &cap_r13, sizeof *msg->r13)) {
-            goto more_13;
-          }
           goto field_13;
         }
         if (p < end && p[0] == 0x70) {
@@ -7491,10 +7327,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x70) {
           field = p;
           p += 1;
-          if (msg->n_r14 != cap_r14 ||
-              pbci_extend_run(arena, msg->r14, &cap_r14, sizeof *msg->r14)) {
-            goto more_14;
-          }
           goto field_14;
         }
         if (p < end && p[0] == 0x78) {
@@ -7543,10 +7375,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p < end && p[0] == 0x78) {
           field = p;
           p += 1;
-          if (msg->n_r15 != cap_r15 ||
-              pbci_extend_run(arena, msg->r15, &cap_r15, sizeof *msg->r15)) {
-            goto more_15;
-          }
           goto field_15;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
@@ -7595,10 +7423,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r16 != cap_r16 ||
-              pbci_extend_run(arena, msg->r16, &cap_r16, sizeof *msg->r16)) {
-            goto more_16;
-          }
           goto field_16;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
@@ -7647,10 +7471,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r17 != cap_r17 ||
-              pbci_extend_run(arena, msg->r17, &cap_r17, sizeof *msg->r17)) {
-            goto more_17;
-          }
           goto field_17;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
@@ -7699,10 +7519,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r18 != cap_r18 ||
-              pbci_extend_run(arena, msg->r18, &cap_r18, sizeof *msg->r18)) {
-            goto more_18;
-          }
           goto field_18;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
@@ -7751,10 +7567,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r19 != cap_r19 ||
-              pbci_extend_run(arena, msg->r19, &cap_r19, sizeof *msg->r19)) {
-            goto more_19;
-          }
           goto field_19;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
@@ -7803,10 +7615,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r20 != cap_r20 ||
-              pbci_extend_run(arena, msg->r20, &cap_r20, sizeof *msg->r20)) {
-            goto more_20;
-          }
           goto field_20;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
@@ -7855,10 +7663,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r21 != cap_r21 ||
-              pbci_extend_run(arena, msg->r21, &cap_r21, sizeof *msg->r21)) {
-            goto more_21;
-          }
           goto field_21;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
@@ -7907,10 +7711,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r22 != cap_r22 ||
-              pbci_extend_run(arena, msg->r22, &cap_r22, sizeof *msg->r22)) {
-            goto more_22;
-          }
           goto field_22;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
@@ -7959,10 +7759,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r23 != cap_r23 ||
-              pbci_extend_run(arena, msg->r23, &cap_r23, sizeof *msg->r23)) {
-            goto more_23;
-          }
           goto field_23;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
@@ -8011,10 +7807,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r24 != cap_r24 ||
-              pbci_extend_run(arena, msg->r24, &cap_r24, sizeof *msg->r24)) {
-            goto more_24;
-          }
           goto field_24;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
@@ -8063,10 +7855,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r25 != cap_r25 ||
-              pbci_extend_run(arena, msg->r25, &cap_r25, sizeof *msg->r25)) {
-            goto more_25;
-          }
           goto field_25;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
@@ -8115,10 +7903,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r26 != cap_r26 ||
-              pbci_extend_run(arena, msg->r26, &cap_r26, sizeof *msg->r26)) {
-            goto more_26;
-          }
           goto field_26;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
@@ -8167,10 +7951,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r27 != cap_r27 ||
-              pbci_extend_run(arena, msg->r27, &cap_r27, sizeof *msg->r27)) {
-            goto more_27;
-          }
           goto field_27;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
@@ -8219,10 +7999,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r28 != cap_r28 ||
-              pbci_extend_run(arena, msg->r28, &cap_r28, sizeof *msg->r28)) {
-            goto more_28;
-          }
           goto field_28;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
@@ -8271,10 +8047,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r29 != cap_r29 ||
-              pbci_extend_run(arena, msg->r29, &cap_r29, sizeof *msg->r29)) {
-            goto more_29;
-          }
           goto field_29;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
@@ -8323,10 +8095,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r30 != cap_r30 ||
-              pbci_extend_run(arena, msg->r30, &cap_r30, sizeof *msg->r30)) {
-            goto more_30;
-          }
           goto field_30;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
@@ -8375,10 +8143,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
           field = p;
           p += 2;
-          if (msg->n_r31 != cap_r31 ||
-              pbci_extend_run(arena, msg->r31, &cap_r31, sizeof *msg->r31)) {
-            goto more_31;
-          }
           goto field_31;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
@@ -8427,10 +8191,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r32 != cap_r32 ||
-              pbci_extend_run(arena, msg->r32, &cap_r32, sizeof *msg->r32)) {
-            goto more_32;
-          }
           goto field_32;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
@@ -8479,10 +8239,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r33 != cap_r33 ||
-              pbci_extend_run(arena, msg->r33, &cap_r33, sizeof *msg->r33)) {
-            goto more_33;
-          }
           goto field_33;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
@@ -8531,10 +8287,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r34 != cap_r34 ||
-              pbci_extend_run(arena, msg->r34, &cap_r34, sizeof *msg->r34)) {
-            goto more_34;
-          }
           goto field_34;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
@@ -8583,10 +8335,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r35 != cap_r35 ||
-              pbci_extend_run(arena, msg->r35, &cap_r35, sizeof *msg->r35)) {
-            goto more_35;
-          }
           goto field_35;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
@@ -8635,10 +8383,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r36 != cap_r36 ||
-              pbci_extend_run(arena, msg->r36, &cap_r36, sizeof *msg->r36)) {
-            goto more_36;
-          }
           goto field_36;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
@@ -8687,10 +8431,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r37 != cap_r37 ||
-              pbci_extend_run(arena, msg->r37, &cap_r37, sizeof *msg->r37)) {
-            goto more_37;
-          }
           goto field_37;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
@@ -8739,10 +8479,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r38 != cap_r38 ||
-              pbci_extend_run(arena, msg->r38, &cap_r38, sizeof *msg->r38)) {
-            goto more_38;
-          }
           goto field_38;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
@@ -8791,10 +8527,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r39 != cap_r39 ||
-              pbci_extend_run(arena, msg->r39, &cap_r39, sizeof *msg->r39)) {
-            goto more_39;
-          }
           goto field_39;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
@@ -8843,10 +8575,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r40 != cap_r40 ||
-              pbci_extend_run(arena, msg->r40, &cap_r40, sizeof *msg->r40)) {
-            goto more_40;
-          }
           goto field_40;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
@@ -8895,10 +8623,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r41 != cap_r41 ||
-              pbci_extend_run(arena, msg->r41, &cap_r41, sizeof *msg->r41)) {
-            goto more_41;
-          }
           goto field_41;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
@@ -8947,10 +8671,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r42 != cap_r42 ||
-              pbci_extend_run(arena, msg->r42, &cap_r42, sizeof *msg->r42)) {
-            goto more_42;
-          }
           goto field_42;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
@@ -8999,10 +8719,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r43 != cap_r43 ||
-              pbci_extend_run(arena, msg->r43, &cap_r43, sizeof *msg->r43)) {
-            goto more_43;
-          }
           goto field_43;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
@@ -9051,10 +8767,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r44 != cap_r44 ||
-              pbci_extend_run(arena, msg->r44, &cap_r44, sizeof *msg->r44)) {
-            goto more_44;
-          }
           goto field_44;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
@@ -9103,10 +8815,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r45 != cap_r45 ||
-              pbci_extend_run(arena, msg->r45, &cap_r45, sizeof *msg->r45)) {
-            goto more_45;
-          }
           goto field_45;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
@@ -9155,10 +8863,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r46 != cap_r46 ||
-              pbci_extend_run(arena, msg->r46, &cap_r46, sizeof *msg->r46)) {
-            goto more_46;
-          }
           goto field_46;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
@@ -9207,10 +8911,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
           field = p;
           p += 2;
-          if (msg->n_r47 != cap_r47 ||
-              pbci_extend_run(arena, msg->r47, &cap_r47, sizeof *msg->r47)) {
-            goto more_47;
-          }
           goto field_47;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
@@ -9259,10 +8959,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r48 != cap_r48 ||
-              pbci_extend_run(arena, msg->r48, &cap_r48, sizeof *msg->r48)) {
-            goto more_48;
-          }
           goto field_48;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
@@ -9311,10 +9007,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r49 != cap_r49 ||
-              pbci_extend_run(arena, msg->r49, &cap_r49, sizeof *msg->r49)) {
-            goto more_49;
-          }
           goto field_49;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
@@ -9363,10 +9055,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r50 != cap_r50 ||
-              pbci_extend_run(arena, msg->r50, &cap_r50, sizeof *msg->r50)) {
-            goto more_50;
-          }
           goto field_50;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
@@ -9415,10 +9103,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r51 != cap_r51 ||
-              pbci_extend_run(arena, msg->r51, &cap_r51, sizeof *msg->r51)) {
-            goto more_51;
-          }
           goto field_51;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
@@ -9467,10 +9151,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r52 != cap_r52 ||
-              pbci_extend_run(arena, msg->r52, &cap_r52, sizeof *msg->r52)) {
-            goto more_52;
-          }
           goto field_52;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
@@ -9519,10 +9199,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r53 != cap_r53 ||
-              pbci_extend_run(arena, msg->r53, &cap_r53, sizeof *msg->r53)) {
-            goto more_53;
-          }
           goto field_53;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
@@ -9571,10 +9247,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r54 != cap_r54 ||
-              pbci_extend_run(arena, msg->r54, &cap_r54, sizeof *msg->r54)) {
-            goto more_54;
-          }
           goto field_54;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
@@ -9623,10 +9295,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r55 != cap_r55 ||
-              pbci_extend_run(arena, msg->r55, &cap_r55, sizeof *msg->r55)) {
-            goto more_55;
-          }
           goto field_55;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
@@ -9675,10 +9343,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r56 != cap_r56 ||
-              pbci_extend_run(arena, msg->r56, &cap_r56, sizeof *msg->r56)) {
-            goto more_56;
-          }
           goto field_56;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
@@ -9727,10 +9391,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r57 != cap_r57 ||
-              pbci_extend_run(arena, msg->r57, &cap_r57, sizeof *msg->r57)) {
-            goto more_57;
-          }
           goto field_57;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
@@ -9779,10 +9439,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r58 != cap_r58 ||
-              pbci_extend_run(arena, msg->r58, &cap_r58, sizeof *msg->r58)) {
-            goto more_58;
-          }
           goto field_58;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
@@ -9831,10 +9487,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r59 != cap_r59 ||
-              pbci_extend_run(arena, msg->r59, &cap_r59, sizeof *msg->r59)) {
-            goto more_59;
-          }
           goto field_59;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
@@ -9883,10 +9535,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r60 != cap_r60 ||
-              pbci_extend_run(arena, msg->r60, &cap_r60, sizeof *msg->r60)) {
-            goto more_60;
-          }
           goto field_60;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
@@ -9935,10 +9583,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r61 != cap_r61 ||
-              pbci_extend_run(arena, msg->r61, &cap_r61, sizeof *msg->r61)) {
-            goto more_61;
-          }
           goto field_61;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
@@ -9987,10 +9631,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r62 != cap_r62 ||
-              pbci_extend_run(arena, msg->r62, &cap_r62, sizeof *msg->r62)) {
-            goto more_62;
-          }
           goto field_62;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
@@ -10039,10 +9679,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
           field = p;
           p += 2;
-          if (msg->n_r63 != cap_r63 ||
-              pbci_extend_run(arena, msg->r63, &cap_r63, sizeof *msg->r63)) {
-            goto more_63;
-          }
           goto field_63;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
@@ -10091,10 +9727,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
           field = p;
           p += 2;
-          if (msg->n_r64 != cap_r64 ||
-              pbci_extend_run(arena, msg->r64, &cap_r64, sizeof *msg->r64)) {
-            goto more_64;
-          }
           goto field_64;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
