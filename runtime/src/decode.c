@@ -19,16 +19,13 @@ PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
                        size_t n_add, size_t elem_size, const void *owner) {
   size_t n = n_old + n_add;
   unsigned char *block;
-  PbciArrayHeader *h;
+  void *elements;
   if (n < n_old) return NULL;
   block = (unsigned char *)pbci_alloc(a, pbci_array_bytes(n, elem_size));
   if (block == NULL) return NULL;
-  h = (PbciArrayHeader *)(void *)block;
-  h->cap = n;
-  h->owner = owner;
-  block += PROTOBUF_C_ITER_ARRAY_HEADER;
-  if (n_old != 0) memcpy(block, old, n_old * elem_size);
-  return block;
+  elements = pbci_array_start(block, n, owner);
+  if (n_old != 0) memcpy(elements, old, n_old * elem_size);
+  return elements;
 }
 
 /* The capacity of `array`, holding n elements (n > 0) with local capacity
@@ -332,10 +329,7 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
     }
     if (count != 0) {
       /* As grow would: capacity pbci_next_capacity(0, count). */
-      PbciArrayHeader *h = (PbciArrayHeader *)(void *)a->lo;
-      h->cap = count;
-      h->owner = n;
-      r.array = a->lo + PROTOBUF_C_ITER_ARRAY_HEADER;
+      r.array = pbci_array_start(a->lo, count, n);
       a->lo += pbci_array_bytes(count, size);
       *n = count;
       *cap = count;

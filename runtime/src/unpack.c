@@ -1,6 +1,6 @@
 /* The entry points every generated message shares (x__iter_unpack_ex,
  * x__iter_unpack_merge[_ex], x__iter_unpacked_size[_ex] are inline calls
- * of these; x__iter_unpack, generated, shares pbci_unpack_begin) and the
+ * of these; x__iter_unpack, generated, shares pbci_take_top) and the
  * options; failures are reported through status.c. */
 #include "protobuf-c-iter/internal/decode.h"
 #include "runtime.h"
@@ -59,17 +59,17 @@ PBCI_INLINE void init_message(const PbciMessage *type, void *msg) {
 PBCI_INLINE ptrdiff_t decode_into(const PbciMessage *type, void *msg,
                                   const uint8_t *data, size_t len, void *buf,
                                   size_t buf_size, PbciArena *arena) {
-  ptrdiff_t r = pbci_arena_init(arena, data, len, buf, buf_size);
-  if (r == 0 && msg == NULL) {
-    msg = pbci_alloc(arena, type->size);
-    if (msg == NULL) {
-      r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-    } else {
-      init_message(type, msg);
-    }
+  ptrdiff_t r;
+  if (msg == NULL) {
+    msg = pbci_take_top(arena, data, len, buf, buf_size, type->size, &r);
+    if (msg == NULL) return r;
+    init_message(type, msg);
+  } else {
+    r = pbci_arena_init(arena, data, len, buf, buf_size);
+    if (r != 0) return r;
   }
-  if (r == 0) r = type->decode(msg, data, pbci_end(data, len), arena, 0);
-  return pbci_unpack_end(arena, r);
+  return pbci_unpack_end(
+      arena, type->decode(msg, data, pbci_end(data, len), arena, 0));
 }
 
 static ptrdiff_t unpack(const PbciMessage *type, void *msg, const uint8_t *data,
@@ -100,15 +100,9 @@ ptrdiff_t protobuf_c_iter_unpack(const ProtobufCIterType *type,
   if (opts == NULL && status == NULL) {
     /* As x__iter_unpack: no options to read and no status to fill, which
      * saves a small message a tenth of its instructions. */
-    const PbciMessage *impl = type->impl;
     PbciArena arena;
-    ptrdiff_t r;
-    void *msg =
-        pbci_unpack_begin(&arena, data, len, buf, buf_size, impl->size, &r);
-    if (msg == NULL) return r;
-    init_message(impl, msg);
-    return pbci_unpack_end(
-        &arena, impl->decode(msg, data, pbci_end(data, len), &arena, 0));
+    pbci_ctx_default(&arena.ctx, data);
+    return decode_into(type->impl, NULL, data, len, buf, buf_size, &arena);
   }
   return unpack(type->impl, NULL, data, len, buf, buf_size, opts, status);
 }

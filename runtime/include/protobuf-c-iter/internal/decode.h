@@ -730,20 +730,27 @@ PBCI_INLINE void pbci_ctx_default(PbciCtx *ctx, const uint8_t *data) {
   ctx->status = NULL;
 }
 
-/* Sets up `a` for decoding `data` into `buf` with the default context, and
+/* Sets up `a` for decoding `data` into `buf` (its context apart), and
  * takes the new top-level struct of `size` bytes from it: returns the
  * struct (uninitialised), or NULL with *err set to the code the call
  * returns. */
-PBCI_INLINE void *pbci_unpack_begin(PbciArena *a, const uint8_t *data,
-                                    size_t len, void *buf, size_t buf_size,
-                                    size_t size, ptrdiff_t *err) {
+PBCI_INLINE void *pbci_take_top(PbciArena *a, const uint8_t *data, size_t len,
+                                void *buf, size_t buf_size, size_t size,
+                                ptrdiff_t *err) {
   void *msg;
-  pbci_ctx_default(&a->ctx, data);
   *err = pbci_arena_init(a, data, len, buf, buf_size);
   if (*err != 0) return NULL;
   msg = pbci_alloc(a, size);
   if (msg == NULL) *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
   return msg;
+}
+
+/* pbci_take_top with the default context. */
+PBCI_INLINE void *pbci_unpack_begin(PbciArena *a, const uint8_t *data,
+                                    size_t len, void *buf, size_t buf_size,
+                                    size_t size, ptrdiff_t *err) {
+  pbci_ctx_default(&a->ctx, data);
+  return pbci_take_top(a, data, len, buf, buf_size, size, err);
 }
 
 /* What an unpack returns once the decoder returned r: the bytes of the
@@ -785,6 +792,16 @@ PBCI_INLINE PbciArrayHeader *pbci_array_header(void *array) {
                                      PROTOBUF_C_ITER_ARRAY_HEADER);
 }
 
+/* Writes the header of an array allocated at `block` (capacity `cap`,
+ * owner `owner`) and returns its first element. */
+PBCI_INLINE void *pbci_array_start(unsigned char *block, size_t cap,
+                                   const void *owner) {
+  PbciArrayHeader *h = (PbciArrayHeader *)(void *)block;
+  h->cap = cap;
+  h->owner = owner;
+  return block + PROTOBUF_C_ITER_ARRAY_HEADER;
+}
+
 /* The capacity an array of capacity `cap` grows to for `need` elements. */
 PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
   return cap <= SIZE_MAX / 2 && 2 * cap > need ? 2 * cap : need;
@@ -821,14 +838,13 @@ PBCI_INLINE void *pbci_start_run(PbciArena *a, void *array, const size_t *n,
                                  size_t *cap, size_t elem_size,
                                  const uint8_t *key, const uint8_t *key_end,
                                  const uint8_t *end, int usual) {
-  const size_t bytes = PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(elem_size);
+  /* Rounded already: one comparison with the room, not pbci_alloc's two. */
+  const size_t bytes = pbci_array_bytes(1, elem_size);
   if (usual && *n == 0 && (size_t)(a->hi - a->lo) >= bytes) {
-    PbciArrayHeader *h = (PbciArrayHeader *)(void *)a->lo;
-    h->cap = 1;
-    h->owner = NULL;
+    void *elements = pbci_array_start(a->lo, 1, NULL);
     a->lo += bytes;
     *cap = 1;
-    return (unsigned char *)h + PROTOBUF_C_ITER_ARRAY_HEADER;
+    return elements;
   }
   return pbci_grow_run(a, array, n, cap, elem_size, key, key_end, end);
 }
