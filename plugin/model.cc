@@ -247,6 +247,7 @@ FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
       f.sub_init = MessageInitMacro(field->message_type(), options);
       f.sub_init_flat_union =
           InitSetsAStructFlat(field->message_type(), options);
+      f.sub_prototype = sub.prototype;
       f.elem_type = f.sub_struct;
       break;
     }

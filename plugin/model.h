@@ -85,6 +85,8 @@ struct FieldModel {
   std::string sub_init;              // "FOO__SUB__INIT"
   bool sub_init_flat_union = false;  // that macro sets a struct in a union
                                      // with { 0 } (InitSetsAStructFlat)
+  std::string sub_prototype;         // "foo__sub__iter_prototype": that
+                                     // macro's object (PBCI_SET_UP)
 
   // Oneof members.
   std::string case_member;  // "my_choice_case", or "" outside a oneof
@@ -204,8 +206,8 @@ struct FileModel {
   std::vector<MessageModel> messages;         // nested types first, then outer
   std::vector<EnumModel> enums;               // every enum type, nested too
   // Whether the .c expands an X__INIT with init_flat_union (a message's
-  // init function, a sub-message's set-up), so that it must quiet
-  // -Wmissing-braces: the macro is protoc-c's, and its own .pb-c.c draws
+  // prototype and init function, a sub-message's set-up), so that it must
+  // quiet -Wmissing-braces: the macro is protoc-c's, and its own .pb-c.c draws
   // the same warning.
   bool expands_flat_union_init = false;
 };

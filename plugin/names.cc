@@ -232,6 +232,7 @@ IterSymbols MessageIterSymbols(const Descriptor* message,
   s.required = prefix + "required";
   s.measure = prefix + "measure";
   s.init = prefix + "init";
+  s.prototype = prefix + "prototype";
   return s;
 }
 

@@ -65,6 +65,8 @@ struct IterSymbols {
   std::string required;       // the numbers of its required fields
   std::string measure;        // its generated sizer
   std::string init;           // sets up a new instance: X__INIT
+  std::string prototype;      // X__INIT as a constant object, copied into
+                              // each new instance
 };
 IterSymbols MessageIterSymbols(const google::protobuf::Descriptor* message,
                                const Options& options);

@@ -21,6 +21,7 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"sub_decode", f.sub_decode},
               {"sub_message", f.sub_message},
               {"sub_init", f.sub_init},
+              {"sub_prototype", f.sub_prototype},
               {"packed_kind", f.packed_kind},
               {"required_set", RequiredSet(f)},
               {"struct", m.struct_name},

@@ -16,9 +16,9 @@ using Vars = std::map<std::string, std::string>;
 
 // The variables every field template may use: $number$, $comment$,
 // $member$, $has$, $count$, $elem$, $value$, $case_member$, $case_value$,
-// $sub_struct$, $sub_decode$, $sub_message$, $sub_init$, $packed_kind$,
-// $array_elem$, $cap$, $required_set$, plus the message's $struct$ and
-// $base$.
+// $sub_struct$, $sub_decode$, $sub_message$, $sub_init$, $sub_prototype$,
+// $packed_kind$, $array_elem$, $cap$, $required_set$, plus the message's
+// $struct$ and $base$.
 Vars FieldVars(const MessageModel& m, const FieldModel& f);
 
 // The runtime's name of a wire type: "PBCI_WT_VARINT", ...

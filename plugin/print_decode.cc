@@ -153,7 +153,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         /* The first occurrence; later ones merge into it. */
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
         if (msg->$member$ == NULL) goto no_memory;
-        *msg->$member$ = ($sub_struct$)$sub_init$;
+        PBCI_SET_UP(msg->$member$, $sub_struct$, $sub_init$, $sub_prototype$);
       }
       r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1);
       if (r < 0) goto fail;
@@ -244,7 +244,7 @@ void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
       {
         $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
         if (sub == NULL) goto no_memory;
-        *sub = ($sub_struct$)$sub_init$;
+        PBCI_SET_UP(sub, $sub_struct$, $sub_init$, $sub_prototype$);
         msg->$member$[msg->$count$++] = sub;
         r = $sub_decode$(sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

@@ -110,12 +110,14 @@ size_t $unpacked_size_bound$(size_t len);
 ptrdiff_t $decode$(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage $message$;
+extern const $struct$ $prototype$;
 )",
         "struct", m.struct_name, "full_name", m.full_name, "type", m.sym.type,
         "unpack", m.sym.unpack, "unpack_merge", m.sym.unpack_merge,
         "unpacked_size", m.sym.unpacked_size, "unpacked_size_bound",
         m.sym.unpacked_size_bound, "terms", BoundTermsComment(m), "decode",
-        m.sym.decode, "message", m.sym.message, "init", m.init_macro);
+        m.sym.decode, "message", m.sym.message, "init", m.init_macro,
+        "prototype", m.sym.prototype);
   }
   p->Print(R"(
 #ifdef __cplusplus

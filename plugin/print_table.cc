@@ -121,6 +121,7 @@ void PrintTable(const MessageModel& m, Printer* p) {
                {"struct", m.struct_name},
                {"descriptor", m.descriptor},
                {"init_macro", m.init_macro},
+               {"prototype", m.sym.prototype},
                {"n_fields", std::to_string(m.fields.size())},
                {"n_counts", std::to_string(m.n_counts)},
                {"n_groups", std::to_string(m.n_groups)},
@@ -147,9 +148,12 @@ static ptrdiff_t $measure_fn$(const PbciList *list, PbciSize *size,
     vars["measure"] = "NULL, /* sizer: the runtime's scratch suffices */";
   }
   p->Print(vars, R"(
+/* $init_macro$ as an object, for PBCI_SET_UP. */
+const $struct$ $prototype$ = $init_macro$;
+
 /* Sets up a new top-level instance. */
 static void $init$(void *msg) {
-  *($struct$ *)msg = ($struct$)$init_macro$;
+  PBCI_SET_UP(msg, $struct$, $init_macro$, $prototype$);
 }
 
 const PbciMessage $message$ = {

@@ -2,6 +2,7 @@
 // each deviation from protobuf-c 1.4.1 (with protobuf-c's behaviour asserted
 // next to ours), and the API's edge cases.
 #include <gtest/gtest.h>
+#include <protobuf-c-iter/internal/decode.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "defaults.pb-iter.h"
 #include "init_helpers.pb-iter.h"
 #include "keywords.pb-iter.h"
 #include "merge.pb-iter.h"
@@ -19,8 +21,8 @@
 #include "options.pb-iter.h"
 #include "scalars2.pb-iter.h"
 #include "support/iter_check.h"
-#include "support/wire.h"
 #include "support/pbc_compare.h"
+#include "support/wire.h"
 
 namespace pbci_test {
 namespace {
@@ -705,6 +707,83 @@ TEST(Api, EmptyInputGivesTheInitValues) {
   EXPECT_EQ(Diff(&init.base, m.base()), "");
   EXPECT_EQ(iter__test__scalars2__iter_unpack(nullptr, 0, nullptr, 0),
             PROTOBUF_C_ITER_ERR_NO_MEMORY);
+}
+
+// Every new struct (the top-level one, a singular and a repeated
+// sub-message) starts as X__INIT, whichever way PBCI_SET_UP takes (with gcc
+// on x86): Defaults (non-zero defaults) and Scalars2 are copied from their
+// prototypes by memcpy, Inner by an inline copy, Plain assigned.
+TEST(Api, NewStructsStartAsTheirInit) {
+  static_assert(sizeof(Iter__Defaults__Defaults) > PBCI_INLINE_COPY_MAX &&
+                    sizeof(Iter__Test__Scalars2) > PBCI_INLINE_COPY_MAX,
+                "memcpy's size");
+  static_assert(sizeof(Iter__Merge__Inner) >= 96 &&
+                    sizeof(Iter__Merge__Inner) <= PBCI_INLINE_COPY_MAX,
+                "the inline copy's size");
+  static_assert(sizeof(Iter__Merge__Plain) < 96, "the assignment's size");
+  // The required fields only: req_plain 1, req_string "", req_sub { id 2 }.
+  const std::string req =
+      Bytes({0xa0, 0x01, 0x01, 0xaa, 0x01, 0x00, 0xba, 0x01, 0x02, 0x08, 0x02});
+  Decoded<Iter__Defaults__Defaults> d("iter.defaults.Defaults", req);
+  ASSERT_GE(d.code(), 0);
+  Iter__Defaults__Defaults defaults = ITER__DEFAULTS__DEFAULTS__INIT;
+  defaults.req_plain = 1;
+  defaults.req_string = d->req_string;  // a copy of ""
+  defaults.req_sub = d->req_sub;        // checked as Diff descends
+  EXPECT_STREQ(d->req_string, "");
+  EXPECT_EQ(d->req_sub->id, 2u);
+  EXPECT_EQ(Diff(&defaults.base, d.base()), "");
+  EXPECT_EQ(d->d_int32, -42);
+  EXPECT_EQ(d->d_enum, ITER__DEFAULTS__DEFAULTS__MODE__AUTO);
+
+  // Empty sub-messages: f_self {}, r_self {}.
+  Decoded<Iter__Test__Scalars2> m("iter.test.Scalars2",
+                                  Bytes({0x8a, 0x01, 0x00, 0xaa, 0x02, 0x00}));
+  ASSERT_GE(m.code(), 0);
+  ASSERT_NE(m->f_self, nullptr);
+  ASSERT_EQ(m->n_r_self, 1u);
+  const Iter__Test__Scalars2 scalars2 = ITER__TEST__SCALARS2__INIT;
+  EXPECT_EQ(Diff(&scalars2.base, &m->f_self->base), "");
+  EXPECT_EQ(Diff(&scalars2.base, &m->r_self[0]->base), "");
+
+  // sub {}, subs [{}], c_inner {}, plain {}.
+  Decoded<Iter__Merge__MergeTest> t(
+      "iter.merge.MergeTest",
+      Bytes({0x0a, 0x00, 0x12, 0x00, 0x1a, 0x00, 0x2a, 0x00}));
+  ASSERT_GE(t.code(), 0);
+  ASSERT_EQ(t->n_subs, 1u);
+  ASSERT_EQ(t->choice_case, ITER__MERGE__MERGE_TEST__CHOICE_C_INNER);
+  const Iter__Merge__Inner inner_init = ITER__MERGE__INNER__INIT;
+  const Iter__Merge__Plain plain_init = ITER__MERGE__PLAIN__INIT;
+  EXPECT_EQ(Diff(&inner_init.base, &t->sub->base), "");
+  EXPECT_EQ(Diff(&inner_init.base, &t->subs[0]->base), "");
+  EXPECT_EQ(Diff(&inner_init.base, &t->c_inner->base), "");
+  EXPECT_EQ(Diff(&plain_init.base, &t->plain->base), "");
+
+  // The descriptors, which Diff takes from its first argument.
+  const struct {
+    const ProtobufCMessage* got;
+    const ProtobufCMessageDescriptor* want;
+  } descriptors[] = {
+      {m.base(), &iter__test__scalars2__descriptor},
+      {&m->f_self->base, &iter__test__scalars2__descriptor},
+      {&m->r_self[0]->base, &iter__test__scalars2__descriptor},
+      {&t->sub->base, &iter__merge__inner__descriptor},
+      {&t->subs[0]->base, &iter__merge__inner__descriptor},
+      {&t->c_inner->base, &iter__merge__inner__descriptor},
+      {&t->plain->base, &iter__merge__plain__descriptor},
+  };
+  for (const auto& entry : descriptors) {
+    EXPECT_EQ(entry.got->descriptor, entry.want) << entry.want->name;
+  }
+
+  Decoded<Iter__Merge__Inner> inner("iter.merge.Inner", Bytes({0x08, 0x04}));
+  ASSERT_GE(inner.code(), 0);
+  Iter__Merge__Inner top = ITER__MERGE__INNER__INIT;
+  top.has_a = 1;
+  top.a = 4;
+  EXPECT_EQ(Diff(&top.base, inner.base()), "");
+  EXPECT_EQ(inner.base()->descriptor, &iter__merge__inner__descriptor);
 }
 
 TEST(Api, InvalidArgumentsAreRejected) {

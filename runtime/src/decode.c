@@ -122,6 +122,10 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
   return count_run(key, key_end, end);
 }
 
+void pbci_copy_struct(void *to, const void *from, size_t size) {
+  memcpy(to, from, size);
+}
+
 /* pbci_grow_run for a full array of *n elements whose header records no
  * room beyond `real` (its capacity): the elements move to a new array for
  * the run starting here. Apart, so that the usual first growth (nothing to

@@ -33,9 +33,12 @@ static const PbciFieldInfo iter__defaults__defaults__sub__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 0, .elem_size = sizeof(ProtobufCBinaryData)},
 };
 
+/* ITER__DEFAULTS__DEFAULTS__SUB__INIT as an object, for PBCI_SET_UP. */
+const Iter__Defaults__Defaults__Sub iter__defaults__defaults__sub__iter_prototype = ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__defaults__defaults__sub__iter_init(void *msg) {
-  *(Iter__Defaults__Defaults__Sub *)msg = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+  PBCI_SET_UP(msg, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
 }
 
 const PbciMessage iter__defaults__defaults__sub__iter_message = {
@@ -300,9 +303,12 @@ static const PbciFieldInfo iter__defaults__defaults__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 1, .elem_size = sizeof(char *)},
 };
 
+/* ITER__DEFAULTS__DEFAULTS__INIT as an object, for PBCI_SET_UP. */
+const Iter__Defaults__Defaults iter__defaults__defaults__iter_prototype = ITER__DEFAULTS__DEFAULTS__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__defaults__defaults__iter_init(void *msg) {
-  *(Iter__Defaults__Defaults *)msg = (Iter__Defaults__Defaults)ITER__DEFAULTS__DEFAULTS__INIT;
+  PBCI_SET_UP(msg, Iter__Defaults__Defaults, ITER__DEFAULTS__DEFAULTS__INIT, iter__defaults__defaults__iter_prototype);
 }
 
 const PbciMessage iter__defaults__defaults__iter_message = {
@@ -606,7 +612,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           /* The first occurrence; later ones merge into it. */
           msg->req_sub = pbci_alloc(arena, sizeof *msg->req_sub);
           if (msg->req_sub == NULL) goto no_memory;
-          *msg->req_sub = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+          PBCI_SET_UP(msg->req_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
         }
         r = iter__defaults__defaults__sub__iter_decode(msg->req_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -627,7 +633,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           /* The first occurrence; later ones merge into it. */
           msg->opt_sub = pbci_alloc(arena, sizeof *msg->opt_sub);
           if (msg->opt_sub == NULL) goto no_memory;
-          *msg->opt_sub = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+          PBCI_SET_UP(msg->opt_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
         }
         r = iter__defaults__defaults__sub__iter_decode(msg->opt_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -651,7 +657,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         {
           Iter__Defaults__Defaults__Sub *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+          PBCI_SET_UP(sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
           msg->subs[msg->n_subs++] = sub;
           r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -704,7 +710,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           /* The first occurrence; later ones merge into it. */
           msg->p_sub = pbci_alloc(arena, sizeof *msg->p_sub);
           if (msg->p_sub == NULL) goto no_memory;
-          *msg->p_sub = (Iter__Defaults__Defaults__Sub)ITER__DEFAULTS__DEFAULTS__SUB__INIT;
+          PBCI_SET_UP(msg->p_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
         }
         r = iter__defaults__defaults__sub__iter_decode(msg->p_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

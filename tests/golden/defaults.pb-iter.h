@@ -86,6 +86,7 @@ size_t iter__defaults__defaults__sub__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__defaults__defaults__sub__iter_message;
+extern const Iter__Defaults__Defaults__Sub iter__defaults__defaults__sub__iter_prototype;
 
 /* ---- Iter__Defaults__Defaults (iter.defaults.Defaults) ---- */
 
@@ -150,6 +151,7 @@ size_t iter__defaults__defaults__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__defaults__defaults__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__defaults__defaults__iter_message;
+extern const Iter__Defaults__Defaults iter__defaults__defaults__iter_prototype;
 
 #ifdef __cplusplus
 }

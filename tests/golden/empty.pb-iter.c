@@ -13,9 +13,12 @@
 
 /* ==== Iter__Empty__Empty (iter.empty.Empty) ==== */
 
+/* ITER__EMPTY__EMPTY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Empty__Empty iter__empty__empty__iter_prototype = ITER__EMPTY__EMPTY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__empty__empty__iter_init(void *msg) {
-  *(Iter__Empty__Empty *)msg = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
+  PBCI_SET_UP(msg, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
 }
 
 const PbciMessage iter__empty__empty__iter_message = {
@@ -107,9 +110,12 @@ static const PbciFieldInfo iter__empty__only_empty__iter_fields[] = {
     .sub = &iter__empty__empty__iter_message},
 };
 
+/* ITER__EMPTY__ONLY_EMPTY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_prototype = ITER__EMPTY__ONLY_EMPTY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__empty__only_empty__iter_init(void *msg) {
-  *(Iter__Empty__OnlyEmpty *)msg = (Iter__Empty__OnlyEmpty)ITER__EMPTY__ONLY_EMPTY__INIT;
+  PBCI_SET_UP(msg, Iter__Empty__OnlyEmpty, ITER__EMPTY__ONLY_EMPTY__INIT, iter__empty__only_empty__iter_prototype);
 }
 
 const PbciMessage iter__empty__only_empty__iter_message = {
@@ -152,7 +158,7 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->e = pbci_alloc(arena, sizeof *msg->e);
           if (msg->e == NULL) goto no_memory;
-          *msg->e = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
+          PBCI_SET_UP(msg->e, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
         }
         r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -176,7 +182,7 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
         {
           Iter__Empty__Empty *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Empty__Empty)ITER__EMPTY__EMPTY__INIT;
+          PBCI_SET_UP(sub, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
           msg->es[msg->n_es++] = sub;
           r = iter__empty__empty__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;

@@ -85,6 +85,7 @@ size_t iter__empty__empty__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__empty__empty__iter_message;
+extern const Iter__Empty__Empty iter__empty__empty__iter_prototype;
 
 /* ---- Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ---- */
 
@@ -147,6 +148,7 @@ size_t iter__empty__only_empty__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__empty__only_empty__iter_message;
+extern const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -29,9 +29,12 @@ static const PbciFieldInfo iter__init__no_init__nested__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__INIT__NO_INIT__NESTED__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__NoInit__Nested iter__init__no_init__nested__iter_prototype = ITER__INIT__NO_INIT__NESTED__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__init__no_init__nested__iter_init(void *msg) {
-  *(Iter__Init__NoInit__Nested *)msg = (Iter__Init__NoInit__Nested)ITER__INIT__NO_INIT__NESTED__INIT;
+  PBCI_SET_UP(msg, Iter__Init__NoInit__Nested, ITER__INIT__NO_INIT__NESTED__INIT, iter__init__no_init__nested__iter_prototype);
 }
 
 const PbciMessage iter__init__no_init__nested__iter_message = {
@@ -124,9 +127,12 @@ static const PbciFieldInfo iter__init__no_init__with_init__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__INIT__NO_INIT__WITH_INIT__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__NoInit__WithInit iter__init__no_init__with_init__iter_prototype = ITER__INIT__NO_INIT__WITH_INIT__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__init__no_init__with_init__iter_init(void *msg) {
-  *(Iter__Init__NoInit__WithInit *)msg = (Iter__Init__NoInit__WithInit)ITER__INIT__NO_INIT__WITH_INIT__INIT;
+  PBCI_SET_UP(msg, Iter__Init__NoInit__WithInit, ITER__INIT__NO_INIT__WITH_INIT__INIT, iter__init__no_init__with_init__iter_prototype);
 }
 
 const PbciMessage iter__init__no_init__with_init__iter_message = {
@@ -223,9 +229,12 @@ static const PbciFieldInfo iter__init__no_init__mentry__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__INIT__NO_INIT__MENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__NoInit__MEntry iter__init__no_init__mentry__iter_prototype = ITER__INIT__NO_INIT__MENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__init__no_init__mentry__iter_init(void *msg) {
-  *(Iter__Init__NoInit__MEntry *)msg = (Iter__Init__NoInit__MEntry)ITER__INIT__NO_INIT__MENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Init__NoInit__MEntry, ITER__INIT__NO_INIT__MENTRY__INIT, iter__init__no_init__mentry__iter_prototype);
 }
 
 const PbciMessage iter__init__no_init__mentry__iter_message = {
@@ -356,9 +365,12 @@ static const PbciFieldInfo iter__init__no_init__iter_fields[] = {
     .sub = &iter__init__flat_union__iter_message},
 };
 
+/* ITER__INIT__NO_INIT__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__NoInit iter__init__no_init__iter_prototype = ITER__INIT__NO_INIT__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__init__no_init__iter_init(void *msg) {
-  *(Iter__Init__NoInit *)msg = (Iter__Init__NoInit)ITER__INIT__NO_INIT__INIT;
+  PBCI_SET_UP(msg, Iter__Init__NoInit, ITER__INIT__NO_INIT__INIT, iter__init__no_init__iter_prototype);
 }
 
 const PbciMessage iter__init__no_init__iter_message = {
@@ -418,7 +430,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
         {
           Iter__Init__NoInit__MEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Init__NoInit__MEntry)ITER__INIT__NO_INIT__MENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Init__NoInit__MEntry, ITER__INIT__NO_INIT__MENTRY__INIT, iter__init__no_init__mentry__iter_prototype);
           msg->m[msg->n_m++] = sub;
           r = iter__init__no_init__mentry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -444,7 +456,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           /* The first occurrence; later ones merge into it. */
           msg->nested = pbci_alloc(arena, sizeof *msg->nested);
           if (msg->nested == NULL) goto no_memory;
-          *msg->nested = (Iter__Init__NoInit__Nested)ITER__INIT__NO_INIT__NESTED__INIT;
+          PBCI_SET_UP(msg->nested, Iter__Init__NoInit__Nested, ITER__INIT__NO_INIT__NESTED__INIT, iter__init__no_init__nested__iter_prototype);
         }
         r = iter__init__no_init__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -464,7 +476,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           /* The first occurrence; later ones merge into it. */
           msg->with_init = pbci_alloc(arena, sizeof *msg->with_init);
           if (msg->with_init == NULL) goto no_memory;
-          *msg->with_init = (Iter__Init__NoInit__WithInit)ITER__INIT__NO_INIT__WITH_INIT__INIT;
+          PBCI_SET_UP(msg->with_init, Iter__Init__NoInit__WithInit, ITER__INIT__NO_INIT__WITH_INIT__INIT, iter__init__no_init__with_init__iter_prototype);
         }
         r = iter__init__no_init__with_init__iter_decode(msg->with_init, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -498,7 +510,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           /* The first occurrence; later ones merge into it. */
           msg->flat = pbci_alloc(arena, sizeof *msg->flat);
           if (msg->flat == NULL) goto no_memory;
-          *msg->flat = (Iter__Init__FlatUnion)ITER__INIT__FLAT_UNION__INIT;
+          PBCI_SET_UP(msg->flat, Iter__Init__FlatUnion, ITER__INIT__FLAT_UNION__INIT, iter__init__flat_union__iter_prototype);
         }
         r = iter__init__flat_union__iter_decode(msg->flat, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -570,9 +582,12 @@ static const PbciFieldInfo iter__init__flat_union__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__INIT__FLAT_UNION__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__FlatUnion iter__init__flat_union__iter_prototype = ITER__INIT__FLAT_UNION__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__init__flat_union__iter_init(void *msg) {
-  *(Iter__Init__FlatUnion *)msg = (Iter__Init__FlatUnion)ITER__INIT__FLAT_UNION__INIT;
+  PBCI_SET_UP(msg, Iter__Init__FlatUnion, ITER__INIT__FLAT_UNION__INIT, iter__init__flat_union__iter_prototype);
 }
 
 const PbciMessage iter__init__flat_union__iter_message = {

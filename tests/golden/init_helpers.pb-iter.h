@@ -85,6 +85,7 @@ size_t iter__init__no_init__nested__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__init__no_init__nested__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__init__no_init__nested__iter_message;
+extern const Iter__Init__NoInit__Nested iter__init__no_init__nested__iter_prototype;
 
 /* ---- Iter__Init__NoInit__WithInit (iter.init.NoInit.WithInit) ---- */
 
@@ -145,6 +146,7 @@ size_t iter__init__no_init__with_init__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__init__no_init__with_init__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__init__no_init__with_init__iter_message;
+extern const Iter__Init__NoInit__WithInit iter__init__no_init__with_init__iter_prototype;
 
 /* ---- Iter__Init__NoInit__MEntry (iter.init.NoInit.MEntry) ---- */
 
@@ -205,6 +207,7 @@ size_t iter__init__no_init__mentry__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__init__no_init__mentry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__init__no_init__mentry__iter_message;
+extern const Iter__Init__NoInit__MEntry iter__init__no_init__mentry__iter_prototype;
 
 /* ---- Iter__Init__NoInit (iter.init.NoInit) ---- */
 
@@ -269,6 +272,7 @@ size_t iter__init__no_init__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__init__no_init__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__init__no_init__iter_message;
+extern const Iter__Init__NoInit iter__init__no_init__iter_prototype;
 
 /* ---- Iter__Init__FlatUnion (iter.init.FlatUnion) ---- */
 
@@ -329,6 +333,7 @@ size_t iter__init__flat_union__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__init__flat_union__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__init__flat_union__iter_message;
+extern const Iter__Init__FlatUnion iter__init__flat_union__iter_prototype;
 
 #ifdef __cplusplus
 }

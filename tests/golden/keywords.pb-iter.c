@@ -63,9 +63,12 @@ static const PbciFieldInfo iter__kw__class__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* ITER__KW__CLASS__INIT as an object, for PBCI_SET_UP. */
+const Iter__Kw__Class iter__kw__class__iter_prototype = ITER__KW__CLASS__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__kw__class__iter_init(void *msg) {
-  *(Iter__Kw__Class *)msg = (Iter__Kw__Class)ITER__KW__CLASS__INIT;
+  PBCI_SET_UP(msg, Iter__Kw__Class, ITER__KW__CLASS__INIT, iter__kw__class__iter_prototype);
 }
 
 const PbciMessage iter__kw__class__iter_message = {
@@ -186,7 +189,7 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->struct_ = pbci_alloc(arena, sizeof *msg->struct_);
           if (msg->struct_ == NULL) goto no_memory;
-          *msg->struct_ = (Iter__Kw__Class)ITER__KW__CLASS__INIT;
+          PBCI_SET_UP(msg->struct_, Iter__Kw__Class, ITER__KW__CLASS__INIT, iter__kw__class__iter_prototype);
         }
         r = iter__kw__class__iter_decode(msg->struct_, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

@@ -88,6 +88,7 @@ size_t iter__kw__class__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__kw__class__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__kw__class__iter_message;
+extern const Iter__Kw__Class iter__kw__class__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -47,9 +47,12 @@ static const PbciFieldInfo iter__merge__inner__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__MERGE__INNER__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__Inner iter__merge__inner__iter_prototype = ITER__MERGE__INNER__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__inner__iter_init(void *msg) {
-  *(Iter__Merge__Inner *)msg = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
 }
 
 const PbciMessage iter__merge__inner__iter_message = {
@@ -176,7 +179,7 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
           /* The first occurrence; later ones merge into it. */
           msg->inner = pbci_alloc(arena, sizeof *msg->inner);
           if (msg->inner == NULL) goto no_memory;
-          *msg->inner = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+          PBCI_SET_UP(msg->inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
         }
         r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -282,9 +285,12 @@ static const PbciFieldInfo iter__merge__plain__iter_fields[] = {
     .sub = &iter__merge__plain__iter_message},
 };
 
+/* ITER__MERGE__PLAIN__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__Plain iter__merge__plain__iter_prototype = ITER__MERGE__PLAIN__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__plain__iter_init(void *msg) {
-  *(Iter__Merge__Plain *)msg = (Iter__Merge__Plain)ITER__MERGE__PLAIN__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
 }
 
 const PbciMessage iter__merge__plain__iter_message = {
@@ -399,7 +405,7 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
           /* The first occurrence; later ones merge into it. */
           msg->child = pbci_alloc(arena, sizeof *msg->child);
           if (msg->child == NULL) goto no_memory;
-          *msg->child = (Iter__Merge__Plain)ITER__MERGE__PLAIN__INIT;
+          PBCI_SET_UP(msg->child, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
         }
         r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -485,9 +491,12 @@ static const PbciFieldInfo iter__merge__merge_test__iter_fields[] = {
     .sub = &iter__merge__plain__iter_message},
 };
 
+/* ITER__MERGE__MERGE_TEST__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__MergeTest iter__merge__merge_test__iter_prototype = ITER__MERGE__MERGE_TEST__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__merge_test__iter_init(void *msg) {
-  *(Iter__Merge__MergeTest *)msg = (Iter__Merge__MergeTest)ITER__MERGE__MERGE_TEST__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__MergeTest, ITER__MERGE__MERGE_TEST__INIT, iter__merge__merge_test__iter_prototype);
 }
 
 const PbciMessage iter__merge__merge_test__iter_message = {
@@ -531,7 +540,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->sub = pbci_alloc(arena, sizeof *msg->sub);
           if (msg->sub == NULL) goto no_memory;
-          *msg->sub = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+          PBCI_SET_UP(msg->sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
         }
         r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -555,7 +564,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
         {
           Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
           msg->subs[msg->n_subs++] = sub;
           r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -581,7 +590,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->c_inner = pbci_alloc(arena, sizeof *msg->c_inner);
           if (msg->c_inner == NULL) goto no_memory;
-          *msg->c_inner = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+          PBCI_SET_UP(msg->c_inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
         }
         r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -614,7 +623,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->plain = pbci_alloc(arena, sizeof *msg->plain);
           if (msg->plain == NULL) goto no_memory;
-          *msg->plain = (Iter__Merge__Plain)ITER__MERGE__PLAIN__INIT;
+          PBCI_SET_UP(msg->plain, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
         }
         r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -682,9 +691,12 @@ static const PbciFieldInfo iter__merge__packed_field__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int32_t)},
 };
 
+/* ITER__MERGE__PACKED_FIELD__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__PackedField iter__merge__packed_field__iter_prototype = ITER__MERGE__PACKED_FIELD__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__packed_field__iter_init(void *msg) {
-  *(Iter__Merge__PackedField *)msg = (Iter__Merge__PackedField)ITER__MERGE__PACKED_FIELD__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__PackedField, ITER__MERGE__PACKED_FIELD__INIT, iter__merge__packed_field__iter_prototype);
 }
 
 const PbciMessage iter__merge__packed_field__iter_message = {
@@ -804,9 +816,12 @@ static const PbciFieldInfo iter__merge__required_field2__iter_fields[] = {
     .flags = PBCI_FIELD_REQUIRED, .op = PBCI_OP_OTHER, .required_bit = 1},
 };
 
+/* ITER__MERGE__REQUIRED_FIELD2__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__RequiredField2 iter__merge__required_field2__iter_prototype = ITER__MERGE__REQUIRED_FIELD2__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__required_field2__iter_init(void *msg) {
-  *(Iter__Merge__RequiredField2 *)msg = (Iter__Merge__RequiredField2)ITER__MERGE__REQUIRED_FIELD2__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__RequiredField2, ITER__MERGE__REQUIRED_FIELD2__INIT, iter__merge__required_field2__iter_prototype);
 }
 
 const PbciMessage iter__merge__required_field2__iter_message = {
@@ -915,9 +930,12 @@ static const PbciFieldInfo iter__merge__string_field__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__MERGE__STRING_FIELD__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__StringField iter__merge__string_field__iter_prototype = ITER__MERGE__STRING_FIELD__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__string_field__iter_init(void *msg) {
-  *(Iter__Merge__StringField *)msg = (Iter__Merge__StringField)ITER__MERGE__STRING_FIELD__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__StringField, ITER__MERGE__STRING_FIELD__INIT, iter__merge__string_field__iter_prototype);
 }
 
 const PbciMessage iter__merge__string_field__iter_message = {
@@ -1020,9 +1038,12 @@ static const PbciFieldInfo iter__merge__log_entry__iter_fields[] = {
     .sub = &iter__merge__inner__iter_message},
 };
 
+/* ITER__MERGE__LOG_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__LogEntry iter__merge__log_entry__iter_prototype = ITER__MERGE__LOG_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge__log_entry__iter_init(void *msg) {
-  *(Iter__Merge__LogEntry *)msg = (Iter__Merge__LogEntry)ITER__MERGE__LOG_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Merge__LogEntry, ITER__MERGE__LOG_ENTRY__INIT, iter__merge__log_entry__iter_prototype);
 }
 
 const PbciMessage iter__merge__log_entry__iter_message = {
@@ -1107,7 +1128,7 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
           /* The first occurrence; later ones merge into it. */
           msg->detail = pbci_alloc(arena, sizeof *msg->detail);
           if (msg->detail == NULL) goto no_memory;
-          *msg->detail = (Iter__Merge__Inner)ITER__MERGE__INNER__INIT;
+          PBCI_SET_UP(msg->detail, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
         }
         r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

@@ -87,6 +87,7 @@ size_t iter__merge__inner__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__inner__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__inner__iter_message;
+extern const Iter__Merge__Inner iter__merge__inner__iter_prototype;
 
 /* ---- Iter__Merge__Plain (iter.merge.Plain) ---- */
 
@@ -149,6 +150,7 @@ size_t iter__merge__plain__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__plain__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__plain__iter_message;
+extern const Iter__Merge__Plain iter__merge__plain__iter_prototype;
 
 /* ---- Iter__Merge__MergeTest (iter.merge.MergeTest) ---- */
 
@@ -213,6 +215,7 @@ size_t iter__merge__merge_test__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__merge_test__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__merge_test__iter_message;
+extern const Iter__Merge__MergeTest iter__merge__merge_test__iter_prototype;
 
 /* ---- Iter__Merge__PackedField (iter.merge.PackedField) ---- */
 
@@ -274,6 +277,7 @@ size_t iter__merge__packed_field__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__packed_field__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__packed_field__iter_message;
+extern const Iter__Merge__PackedField iter__merge__packed_field__iter_prototype;
 
 /* ---- Iter__Merge__RequiredField2 (iter.merge.RequiredField2) ---- */
 
@@ -334,6 +338,7 @@ size_t iter__merge__required_field2__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__required_field2__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__required_field2__iter_message;
+extern const Iter__Merge__RequiredField2 iter__merge__required_field2__iter_prototype;
 
 /* ---- Iter__Merge__StringField (iter.merge.StringField) ---- */
 
@@ -394,6 +399,7 @@ size_t iter__merge__string_field__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__string_field__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__string_field__iter_message;
+extern const Iter__Merge__StringField iter__merge__string_field__iter_prototype;
 
 /* ---- Iter__Merge__LogEntry (iter.merge.LogEntry) ---- */
 
@@ -457,6 +463,7 @@ size_t iter__merge__log_entry__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge__log_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge__log_entry__iter_message;
+extern const Iter__Merge__LogEntry iter__merge__log_entry__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -30,9 +30,12 @@ static const PbciFieldInfo iter__merge3__inner3__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__MERGE3__INNER3__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge3__Inner3 iter__merge3__inner3__iter_prototype = ITER__MERGE3__INNER3__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge3__inner3__iter_init(void *msg) {
-  *(Iter__Merge3__Inner3 *)msg = (Iter__Merge3__Inner3)ITER__MERGE3__INNER3__INIT;
+  PBCI_SET_UP(msg, Iter__Merge3__Inner3, ITER__MERGE3__INNER3__INIT, iter__merge3__inner3__iter_prototype);
 }
 
 const PbciMessage iter__merge3__inner3__iter_message = {
@@ -150,9 +153,12 @@ static const PbciFieldInfo iter__merge3__outer3__iter_fields[] = {
     .sub = &iter__merge3__inner3__iter_message},
 };
 
+/* ITER__MERGE3__OUTER3__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge3__Outer3 iter__merge3__outer3__iter_prototype = ITER__MERGE3__OUTER3__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__merge3__outer3__iter_init(void *msg) {
-  *(Iter__Merge3__Outer3 *)msg = (Iter__Merge3__Outer3)ITER__MERGE3__OUTER3__INIT;
+  PBCI_SET_UP(msg, Iter__Merge3__Outer3, ITER__MERGE3__OUTER3__INIT, iter__merge3__outer3__iter_prototype);
 }
 
 const PbciMessage iter__merge3__outer3__iter_message = {
@@ -194,7 +200,7 @@ PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t 
           /* The first occurrence; later ones merge into it. */
           msg->sub = pbci_alloc(arena, sizeof *msg->sub);
           if (msg->sub == NULL) goto no_memory;
-          *msg->sub = (Iter__Merge3__Inner3)ITER__MERGE3__INNER3__INIT;
+          PBCI_SET_UP(msg->sub, Iter__Merge3__Inner3, ITER__MERGE3__INNER3__INIT, iter__merge3__inner3__iter_prototype);
         }
         r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

@@ -85,6 +85,7 @@ size_t iter__merge3__inner3__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge3__inner3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge3__inner3__iter_message;
+extern const Iter__Merge3__Inner3 iter__merge3__inner3__iter_prototype;
 
 /* ---- Iter__Merge3__Outer3 (iter.merge3.Outer3) ---- */
 
@@ -146,6 +147,7 @@ size_t iter__merge3__outer3__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__merge3__outer3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__merge3__outer3__iter_message;
+extern const Iter__Merge3__Outer3 iter__merge3__outer3__iter_prototype;
 
 #ifdef __cplusplus
 }

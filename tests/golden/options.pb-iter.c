@@ -33,9 +33,12 @@ static const PbciFieldInfo renamed__pkg_c__httpserver_conf__env_entry__iter_fiel
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Renamed__PkgC__HTTPServerConf__EnvEntry renamed__pkg_c__httpserver_conf__env_entry__iter_prototype = RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void renamed__pkg_c__httpserver_conf__env_entry__iter_init(void *msg) {
-  *(Renamed__PkgC__HTTPServerConf__EnvEntry *)msg = (Renamed__PkgC__HTTPServerConf__EnvEntry)RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+  PBCI_SET_UP(msg, Renamed__PkgC__HTTPServerConf__EnvEntry, RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT, renamed__pkg_c__httpserver_conf__env_entry__iter_prototype);
 }
 
 const PbciMessage renamed__pkg_c__httpserver_conf__env_entry__iter_message = {
@@ -181,9 +184,12 @@ static const PbciFieldInfo renamed__pkg_c__httpserver_conf__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
+/* RENAMED__PKG_C__HTTPSERVER_CONF__INIT as an object, for PBCI_SET_UP. */
+const Renamed__PkgC__HTTPServerConf renamed__pkg_c__httpserver_conf__iter_prototype = RENAMED__PKG_C__HTTPSERVER_CONF__INIT;
+
 /* Sets up a new top-level instance. */
 static void renamed__pkg_c__httpserver_conf__iter_init(void *msg) {
-  *(Renamed__PkgC__HTTPServerConf *)msg = (Renamed__PkgC__HTTPServerConf)RENAMED__PKG_C__HTTPSERVER_CONF__INIT;
+  PBCI_SET_UP(msg, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
 }
 
 const PbciMessage renamed__pkg_c__httpserver_conf__iter_message = {
@@ -347,7 +353,7 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
           /* The first occurrence; later ones merge into it. */
           msg->fallback = pbci_alloc(arena, sizeof *msg->fallback);
           if (msg->fallback == NULL) goto no_memory;
-          *msg->fallback = (Renamed__PkgC__HTTPServerConf)RENAMED__PKG_C__HTTPSERVER_CONF__INIT;
+          PBCI_SET_UP(msg->fallback, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
         }
         r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -372,7 +378,7 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
         {
           Renamed__PkgC__HTTPServerConf__EnvEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Renamed__PkgC__HTTPServerConf__EnvEntry)RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT;
+          PBCI_SET_UP(sub, Renamed__PkgC__HTTPServerConf__EnvEntry, RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT, renamed__pkg_c__httpserver_conf__env_entry__iter_prototype);
           msg->env[msg->n_env++] = sub;
           r = renamed__pkg_c__httpserver_conf__env_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;

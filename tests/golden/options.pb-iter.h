@@ -85,6 +85,7 @@ size_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpacked_size_bound(size
 ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage renamed__pkg_c__httpserver_conf__env_entry__iter_message;
+extern const Renamed__PkgC__HTTPServerConf__EnvEntry renamed__pkg_c__httpserver_conf__env_entry__iter_prototype;
 
 /* ---- Renamed__PkgC__HTTPServerConf (iter.opts.HTTPServer_conf) ---- */
 
@@ -149,6 +150,7 @@ size_t renamed__pkg_c__httpserver_conf__iter_unpacked_size_bound(size_t len);
 ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage renamed__pkg_c__httpserver_conf__iter_message;
+extern const Renamed__PkgC__HTTPServerConf renamed__pkg_c__httpserver_conf__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -183,9 +183,12 @@ static const PbciFieldInfo iter__test__scalars2__iter_fields[] = {
 static ptrdiff_t iter__test__scalars2__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__TEST__SCALARS2__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test__Scalars2 iter__test__scalars2__iter_prototype = ITER__TEST__SCALARS2__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test__scalars2__iter_init(void *msg) {
-  *(Iter__Test__Scalars2 *)msg = (Iter__Test__Scalars2)ITER__TEST__SCALARS2__INIT;
+  PBCI_SET_UP(msg, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
 }
 
 const PbciMessage iter__test__scalars2__iter_message = {
@@ -457,7 +460,7 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
           /* The first occurrence; later ones merge into it. */
           msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
           if (msg->f_self == NULL) goto no_memory;
-          *msg->f_self = (Iter__Test__Scalars2)ITER__TEST__SCALARS2__INIT;
+          PBCI_SET_UP(msg->f_self, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
         }
         r = iter__test__scalars2__iter_decode(msg->f_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -1209,7 +1212,7 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         {
           Iter__Test__Scalars2 *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test__Scalars2)ITER__TEST__SCALARS2__INIT;
+          PBCI_SET_UP(sub, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
           msg->r_self[msg->n_r_self++] = sub;
           r = iter__test__scalars2__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;

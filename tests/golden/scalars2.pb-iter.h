@@ -97,6 +97,7 @@ size_t iter__test__scalars2__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__test__scalars2__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test__scalars2__iter_message;
+extern const Iter__Test__Scalars2 iter__test__scalars2__iter_prototype;
 
 #ifdef __cplusplus
 }

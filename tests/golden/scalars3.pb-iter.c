@@ -30,9 +30,12 @@ static const PbciFieldInfo iter__test3__leaf__iter_fields[] = {
     .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int64_t)},
 };
 
+/* ITER__TEST3__LEAF__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__Leaf iter__test3__leaf__iter_prototype = ITER__TEST3__LEAF__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__leaf__iter_init(void *msg) {
-  *(Iter__Test3__Leaf *)msg = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
 }
 
 const PbciMessage iter__test3__leaf__iter_message = {
@@ -175,9 +178,12 @@ static const PbciFieldInfo iter__test3__all3__mint32_string_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MInt32StringEntry iter__test3__all3__mint32_string_entry__iter_prototype = ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mint32_string_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MInt32StringEntry *)msg = (Iter__Test3__All3__MInt32StringEntry)ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MInt32StringEntry, ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT, iter__test3__all3__mint32_string_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mint32_string_entry__iter_message = {
@@ -287,9 +293,12 @@ static const PbciFieldInfo iter__test3__all3__mint64_int64_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MInt64Int64Entry iter__test3__all3__mint64_int64_entry__iter_prototype = ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mint64_int64_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MInt64Int64Entry *)msg = (Iter__Test3__All3__MInt64Int64Entry)ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MInt64Int64Entry, ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT, iter__test3__all3__mint64_int64_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mint64_int64_entry__iter_message = {
@@ -396,9 +405,12 @@ static const PbciFieldInfo iter__test3__all3__muint32_bytes_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
+/* ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MUint32BytesEntry iter__test3__all3__muint32_bytes_entry__iter_prototype = ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__muint32_bytes_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MUint32BytesEntry *)msg = (Iter__Test3__All3__MUint32BytesEntry)ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MUint32BytesEntry, ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT, iter__test3__all3__muint32_bytes_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message = {
@@ -505,9 +517,12 @@ static const PbciFieldInfo iter__test3__all3__muint64_leaf_entry__iter_fields[] 
     .sub = &iter__test3__leaf__iter_message},
 };
 
+/* ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MUint64LeafEntry iter__test3__all3__muint64_leaf_entry__iter_prototype = ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__muint64_leaf_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MUint64LeafEntry *)msg = (Iter__Test3__All3__MUint64LeafEntry)ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MUint64LeafEntry, ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT, iter__test3__all3__muint64_leaf_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message = {
@@ -561,7 +576,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
           /* The first occurrence; later ones merge into it. */
           msg->value = pbci_alloc(arena, sizeof *msg->value);
           if (msg->value == NULL) goto no_memory;
-          *msg->value = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+          PBCI_SET_UP(msg->value, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
         }
         r = iter__test3__leaf__iter_decode(msg->value, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -631,9 +646,12 @@ static const PbciFieldInfo iter__test3__all3__msint32_enum_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MSint32EnumEntry iter__test3__all3__msint32_enum_entry__iter_prototype = ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__msint32_enum_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MSint32EnumEntry *)msg = (Iter__Test3__All3__MSint32EnumEntry)ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MSint32EnumEntry, ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT, iter__test3__all3__msint32_enum_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__msint32_enum_entry__iter_message = {
@@ -740,9 +758,12 @@ static const PbciFieldInfo iter__test3__all3__msint64_double_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MSint64DoubleEntry iter__test3__all3__msint64_double_entry__iter_prototype = ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__msint64_double_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MSint64DoubleEntry *)msg = (Iter__Test3__All3__MSint64DoubleEntry)ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MSint64DoubleEntry, ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT, iter__test3__all3__msint64_double_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__msint64_double_entry__iter_message = {
@@ -851,9 +872,12 @@ static const PbciFieldInfo iter__test3__all3__mfixed32_float_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MFixed32FloatEntry iter__test3__all3__mfixed32_float_entry__iter_prototype = ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mfixed32_float_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MFixed32FloatEntry *)msg = (Iter__Test3__All3__MFixed32FloatEntry)ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MFixed32FloatEntry, ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT, iter__test3__all3__mfixed32_float_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message = {
@@ -961,9 +985,12 @@ static const PbciFieldInfo iter__test3__all3__mfixed64_bool_entry__iter_fields[]
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MFixed64BoolEntry iter__test3__all3__mfixed64_bool_entry__iter_prototype = ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mfixed64_bool_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MFixed64BoolEntry *)msg = (Iter__Test3__All3__MFixed64BoolEntry)ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MFixed64BoolEntry, ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT, iter__test3__all3__mfixed64_bool_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message = {
@@ -1075,9 +1102,12 @@ static const PbciFieldInfo iter__test3__all3__msfixed32_sfixed64_entry__iter_fie
     .flags = 0, .op = PBCI_OP_FIXED64},
 };
 
+/* ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MSfixed32Sfixed64Entry iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype = ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__msfixed32_sfixed64_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MSfixed32Sfixed64Entry *)msg = (Iter__Test3__All3__MSfixed32Sfixed64Entry)ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MSfixed32Sfixed64Entry, ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT, iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message = {
@@ -1186,9 +1216,12 @@ static const PbciFieldInfo iter__test3__all3__msfixed64_fixed32_entry__iter_fiel
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MSfixed64Fixed32Entry iter__test3__all3__msfixed64_fixed32_entry__iter_prototype = ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__msfixed64_fixed32_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MSfixed64Fixed32Entry *)msg = (Iter__Test3__All3__MSfixed64Fixed32Entry)ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MSfixed64Fixed32Entry, ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT, iter__test3__all3__msfixed64_fixed32_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message = {
@@ -1297,9 +1330,12 @@ static const PbciFieldInfo iter__test3__all3__mbool_uint32_entry__iter_fields[] 
     .flags = 0, .op = PBCI_OP_VARINT},
 };
 
+/* ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MBoolUint32Entry iter__test3__all3__mbool_uint32_entry__iter_prototype = ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mbool_uint32_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MBoolUint32Entry *)msg = (Iter__Test3__All3__MBoolUint32Entry)ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MBoolUint32Entry, ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT, iter__test3__all3__mbool_uint32_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message = {
@@ -1411,9 +1447,12 @@ static const PbciFieldInfo iter__test3__all3__mstring_self_entry__iter_fields[] 
     .sub = &iter__test3__all3__iter_message},
 };
 
+/* ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MStringSelfEntry iter__test3__all3__mstring_self_entry__iter_prototype = ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mstring_self_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MStringSelfEntry *)msg = (Iter__Test3__All3__MStringSelfEntry)ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MStringSelfEntry, ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT, iter__test3__all3__mstring_self_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mstring_self_entry__iter_message = {
@@ -1469,7 +1508,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *
           /* The first occurrence; later ones merge into it. */
           msg->value = pbci_alloc(arena, sizeof *msg->value);
           if (msg->value == NULL) goto no_memory;
-          *msg->value = (Iter__Test3__All3)ITER__TEST3__ALL3__INIT;
+          PBCI_SET_UP(msg->value, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
         }
         r = iter__test3__all3__iter_decode(msg->value, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -1564,9 +1603,12 @@ static const PbciFieldInfo iter__test3__all3__mstring_string_entry__iter_fields[
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__MStringStringEntry iter__test3__all3__mstring_string_entry__iter_prototype = ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__mstring_string_entry__iter_init(void *msg) {
-  *(Iter__Test3__All3__MStringStringEntry *)msg = (Iter__Test3__All3__MStringStringEntry)ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__MStringStringEntry, ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT, iter__test3__all3__mstring_string_entry__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__mstring_string_entry__iter_message = {
@@ -1678,9 +1720,12 @@ static const PbciFieldInfo iter__test3__all3__nested__deeper__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_BYTES},
 };
 
+/* ITER__TEST3__ALL3__NESTED__DEEPER__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__Nested__Deeper iter__test3__all3__nested__deeper__iter_prototype = ITER__TEST3__ALL3__NESTED__DEEPER__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__nested__deeper__iter_init(void *msg) {
-  *(Iter__Test3__All3__Nested__Deeper *)msg = (Iter__Test3__All3__Nested__Deeper)ITER__TEST3__ALL3__NESTED__DEEPER__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__Nested__Deeper, ITER__TEST3__ALL3__NESTED__DEEPER__INIT, iter__test3__all3__nested__deeper__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__nested__deeper__iter_message = {
@@ -1804,9 +1849,12 @@ static const PbciFieldInfo iter__test3__all3__nested__iter_fields[] = {
     .sub = &iter__test3__all3__nested__deeper__iter_message},
 };
 
+/* ITER__TEST3__ALL3__NESTED__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3__Nested iter__test3__all3__nested__iter_prototype = ITER__TEST3__ALL3__NESTED__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__nested__iter_init(void *msg) {
-  *(Iter__Test3__All3__Nested *)msg = (Iter__Test3__All3__Nested)ITER__TEST3__ALL3__NESTED__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3__Nested, ITER__TEST3__ALL3__NESTED__INIT, iter__test3__all3__nested__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__nested__iter_message = {
@@ -1848,7 +1896,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uin
           /* The first occurrence; later ones merge into it. */
           msg->deeper = pbci_alloc(arena, sizeof *msg->deeper);
           if (msg->deeper == NULL) goto no_memory;
-          *msg->deeper = (Iter__Test3__All3__Nested__Deeper)ITER__TEST3__ALL3__NESTED__DEEPER__INIT;
+          PBCI_SET_UP(msg->deeper, Iter__Test3__All3__Nested__Deeper, ITER__TEST3__ALL3__NESTED__DEEPER__INIT, iter__test3__all3__nested__deeper__iter_prototype);
         }
         r = iter__test3__all3__nested__deeper__iter_decode(msg->deeper, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -2161,9 +2209,12 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
 static ptrdiff_t iter__test3__all3__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__TEST3__ALL3__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test3__All3 iter__test3__all3__iter_prototype = ITER__TEST3__ALL3__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__test3__all3__iter_init(void *msg) {
-  *(Iter__Test3__All3 *)msg = (Iter__Test3__All3)ITER__TEST3__ALL3__INIT;
+  PBCI_SET_UP(msg, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
 }
 
 const PbciMessage iter__test3__all3__iter_message = {
@@ -2422,7 +2473,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->f_leaf = pbci_alloc(arena, sizeof *msg->f_leaf);
           if (msg->f_leaf == NULL) goto no_memory;
-          *msg->f_leaf = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+          PBCI_SET_UP(msg->f_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
         }
         r = iter__test3__leaf__iter_decode(msg->f_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -2442,7 +2493,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
           if (msg->f_self == NULL) goto no_memory;
-          *msg->f_self = (Iter__Test3__All3)ITER__TEST3__ALL3__INIT;
+          PBCI_SET_UP(msg->f_self, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
         }
         r = iter__test3__all3__iter_decode(msg->f_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -2741,7 +2792,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__Leaf *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
           msg->r_leaf[msg->n_r_leaf++] = sub;
           r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -2901,7 +2952,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->c_leaf = pbci_alloc(arena, sizeof *msg->c_leaf);
           if (msg->c_leaf == NULL) goto no_memory;
-          *msg->c_leaf = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+          PBCI_SET_UP(msg->c_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
         }
         r = iter__test3__leaf__iter_decode(msg->c_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -2963,7 +3014,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->c_self = pbci_alloc(arena, sizeof *msg->c_self);
           if (msg->c_self == NULL) goto no_memory;
-          *msg->c_self = (Iter__Test3__All3)ITER__TEST3__ALL3__INIT;
+          PBCI_SET_UP(msg->c_self, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
         }
         r = iter__test3__all3__iter_decode(msg->c_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3009,7 +3060,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->o_leaf = pbci_alloc(arena, sizeof *msg->o_leaf);
           if (msg->o_leaf == NULL) goto no_memory;
-          *msg->o_leaf = (Iter__Test3__Leaf)ITER__TEST3__LEAF__INIT;
+          PBCI_SET_UP(msg->o_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
         }
         r = iter__test3__leaf__iter_decode(msg->o_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3059,7 +3110,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MInt32StringEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MInt32StringEntry)ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MInt32StringEntry, ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT, iter__test3__all3__mint32_string_entry__iter_prototype);
           msg->m_int32_string[msg->n_m_int32_string++] = sub;
           r = iter__test3__all3__mint32_string_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3089,7 +3140,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MInt64Int64Entry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MInt64Int64Entry)ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MInt64Int64Entry, ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT, iter__test3__all3__mint64_int64_entry__iter_prototype);
           msg->m_int64_int64[msg->n_m_int64_int64++] = sub;
           r = iter__test3__all3__mint64_int64_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3119,7 +3170,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MUint32BytesEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MUint32BytesEntry)ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MUint32BytesEntry, ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT, iter__test3__all3__muint32_bytes_entry__iter_prototype);
           msg->m_uint32_bytes[msg->n_m_uint32_bytes++] = sub;
           r = iter__test3__all3__muint32_bytes_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3149,7 +3200,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MUint64LeafEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MUint64LeafEntry)ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MUint64LeafEntry, ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT, iter__test3__all3__muint64_leaf_entry__iter_prototype);
           msg->m_uint64_leaf[msg->n_m_uint64_leaf++] = sub;
           r = iter__test3__all3__muint64_leaf_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3179,7 +3230,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MSint32EnumEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MSint32EnumEntry)ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MSint32EnumEntry, ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT, iter__test3__all3__msint32_enum_entry__iter_prototype);
           msg->m_sint32_enum[msg->n_m_sint32_enum++] = sub;
           r = iter__test3__all3__msint32_enum_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3209,7 +3260,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MSint64DoubleEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MSint64DoubleEntry)ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MSint64DoubleEntry, ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT, iter__test3__all3__msint64_double_entry__iter_prototype);
           msg->m_sint64_double[msg->n_m_sint64_double++] = sub;
           r = iter__test3__all3__msint64_double_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3239,7 +3290,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MFixed32FloatEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MFixed32FloatEntry)ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MFixed32FloatEntry, ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT, iter__test3__all3__mfixed32_float_entry__iter_prototype);
           msg->m_fixed32_float[msg->n_m_fixed32_float++] = sub;
           r = iter__test3__all3__mfixed32_float_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3269,7 +3320,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MFixed64BoolEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MFixed64BoolEntry)ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MFixed64BoolEntry, ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT, iter__test3__all3__mfixed64_bool_entry__iter_prototype);
           msg->m_fixed64_bool[msg->n_m_fixed64_bool++] = sub;
           r = iter__test3__all3__mfixed64_bool_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3299,7 +3350,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MSfixed32Sfixed64Entry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MSfixed32Sfixed64Entry)ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MSfixed32Sfixed64Entry, ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT, iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype);
           msg->m_sfixed32_sfixed64[msg->n_m_sfixed32_sfixed64++] = sub;
           r = iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3329,7 +3380,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MSfixed64Fixed32Entry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MSfixed64Fixed32Entry)ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MSfixed64Fixed32Entry, ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT, iter__test3__all3__msfixed64_fixed32_entry__iter_prototype);
           msg->m_sfixed64_fixed32[msg->n_m_sfixed64_fixed32++] = sub;
           r = iter__test3__all3__msfixed64_fixed32_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3359,7 +3410,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MBoolUint32Entry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MBoolUint32Entry)ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MBoolUint32Entry, ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT, iter__test3__all3__mbool_uint32_entry__iter_prototype);
           msg->m_bool_uint32[msg->n_m_bool_uint32++] = sub;
           r = iter__test3__all3__mbool_uint32_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3389,7 +3440,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MStringSelfEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MStringSelfEntry)ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MStringSelfEntry, ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT, iter__test3__all3__mstring_self_entry__iter_prototype);
           msg->m_string_self[msg->n_m_string_self++] = sub;
           r = iter__test3__all3__mstring_self_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3419,7 +3470,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         {
           Iter__Test3__All3__MStringStringEntry *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Test3__All3__MStringStringEntry)ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT;
+          PBCI_SET_UP(sub, Iter__Test3__All3__MStringStringEntry, ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT, iter__test3__all3__mstring_string_entry__iter_prototype);
           msg->m_string_string[msg->n_m_string_string++] = sub;
           r = iter__test3__all3__mstring_string_entry__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3445,7 +3496,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           /* The first occurrence; later ones merge into it. */
           msg->nested = pbci_alloc(arena, sizeof *msg->nested);
           if (msg->nested == NULL) goto no_memory;
-          *msg->nested = (Iter__Test3__All3__Nested)ITER__TEST3__ALL3__NESTED__INIT;
+          PBCI_SET_UP(msg->nested, Iter__Test3__All3__Nested, ITER__TEST3__ALL3__NESTED__INIT, iter__test3__all3__nested__iter_prototype);
         }
         r = iter__test3__all3__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

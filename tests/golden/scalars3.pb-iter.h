@@ -86,6 +86,7 @@ size_t iter__test3__leaf__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__test3__leaf__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__leaf__iter_message;
+extern const Iter__Test3__Leaf iter__test3__leaf__iter_prototype;
 
 /* ---- Iter__Test3__All3__MInt32StringEntry (iter.test3.All3.MInt32StringEntry) ---- */
 
@@ -146,6 +147,7 @@ size_t iter__test3__all3__mint32_string_entry__iter_unpacked_size_bound(size_t l
 ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mint32_string_entry__iter_message;
+extern const Iter__Test3__All3__MInt32StringEntry iter__test3__all3__mint32_string_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MInt64Int64Entry (iter.test3.All3.MInt64Int64Entry) ---- */
 
@@ -206,6 +208,7 @@ size_t iter__test3__all3__mint64_int64_entry__iter_unpacked_size_bound(size_t le
 ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mint64_int64_entry__iter_message;
+extern const Iter__Test3__All3__MInt64Int64Entry iter__test3__all3__mint64_int64_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MUint32BytesEntry (iter.test3.All3.MUint32BytesEntry) ---- */
 
@@ -266,6 +269,7 @@ size_t iter__test3__all3__muint32_bytes_entry__iter_unpacked_size_bound(size_t l
 ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message;
+extern const Iter__Test3__All3__MUint32BytesEntry iter__test3__all3__muint32_bytes_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MUint64LeafEntry (iter.test3.All3.MUint64LeafEntry) ---- */
 
@@ -328,6 +332,7 @@ size_t iter__test3__all3__muint64_leaf_entry__iter_unpacked_size_bound(size_t le
 ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message;
+extern const Iter__Test3__All3__MUint64LeafEntry iter__test3__all3__muint64_leaf_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MSint32EnumEntry (iter.test3.All3.MSint32EnumEntry) ---- */
 
@@ -388,6 +393,7 @@ size_t iter__test3__all3__msint32_enum_entry__iter_unpacked_size_bound(size_t le
 ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__msint32_enum_entry__iter_message;
+extern const Iter__Test3__All3__MSint32EnumEntry iter__test3__all3__msint32_enum_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MSint64DoubleEntry (iter.test3.All3.MSint64DoubleEntry) ---- */
 
@@ -448,6 +454,7 @@ size_t iter__test3__all3__msint64_double_entry__iter_unpacked_size_bound(size_t 
 ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__msint64_double_entry__iter_message;
+extern const Iter__Test3__All3__MSint64DoubleEntry iter__test3__all3__msint64_double_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MFixed32FloatEntry (iter.test3.All3.MFixed32FloatEntry) ---- */
 
@@ -508,6 +515,7 @@ size_t iter__test3__all3__mfixed32_float_entry__iter_unpacked_size_bound(size_t 
 ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message;
+extern const Iter__Test3__All3__MFixed32FloatEntry iter__test3__all3__mfixed32_float_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MFixed64BoolEntry (iter.test3.All3.MFixed64BoolEntry) ---- */
 
@@ -568,6 +576,7 @@ size_t iter__test3__all3__mfixed64_bool_entry__iter_unpacked_size_bound(size_t l
 ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message;
+extern const Iter__Test3__All3__MFixed64BoolEntry iter__test3__all3__mfixed64_bool_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MSfixed32Sfixed64Entry (iter.test3.All3.MSfixed32Sfixed64Entry) ---- */
 
@@ -628,6 +637,7 @@ size_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpacked_size_bound(siz
 ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message;
+extern const Iter__Test3__All3__MSfixed32Sfixed64Entry iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MSfixed64Fixed32Entry (iter.test3.All3.MSfixed64Fixed32Entry) ---- */
 
@@ -688,6 +698,7 @@ size_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpacked_size_bound(size
 ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message;
+extern const Iter__Test3__All3__MSfixed64Fixed32Entry iter__test3__all3__msfixed64_fixed32_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MBoolUint32Entry (iter.test3.All3.MBoolUint32Entry) ---- */
 
@@ -748,6 +759,7 @@ size_t iter__test3__all3__mbool_uint32_entry__iter_unpacked_size_bound(size_t le
 ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message;
+extern const Iter__Test3__All3__MBoolUint32Entry iter__test3__all3__mbool_uint32_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MStringSelfEntry (iter.test3.All3.MStringSelfEntry) ---- */
 
@@ -835,6 +847,7 @@ size_t iter__test3__all3__mstring_self_entry__iter_unpacked_size_bound(size_t le
 ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mstring_self_entry__iter_message;
+extern const Iter__Test3__All3__MStringSelfEntry iter__test3__all3__mstring_self_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__MStringStringEntry (iter.test3.All3.MStringStringEntry) ---- */
 
@@ -895,6 +908,7 @@ size_t iter__test3__all3__mstring_string_entry__iter_unpacked_size_bound(size_t 
 ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__mstring_string_entry__iter_message;
+extern const Iter__Test3__All3__MStringStringEntry iter__test3__all3__mstring_string_entry__iter_prototype;
 
 /* ---- Iter__Test3__All3__Nested__Deeper (iter.test3.All3.Nested.Deeper) ---- */
 
@@ -956,6 +970,7 @@ size_t iter__test3__all3__nested__deeper__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__nested__deeper__iter_message;
+extern const Iter__Test3__All3__Nested__Deeper iter__test3__all3__nested__deeper__iter_prototype;
 
 /* ---- Iter__Test3__All3__Nested (iter.test3.All3.Nested) ---- */
 
@@ -1018,6 +1033,7 @@ size_t iter__test3__all3__nested__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__test3__all3__nested__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__nested__iter_message;
+extern const Iter__Test3__All3__Nested iter__test3__all3__nested__iter_prototype;
 
 /* ---- Iter__Test3__All3 (iter.test3.All3) ---- */
 
@@ -1105,6 +1121,7 @@ size_t iter__test3__all3__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__test3__all3__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__test3__all3__iter_message;
+extern const Iter__Test3__All3 iter__test3__all3__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -26,9 +26,12 @@ static const PbciFieldInfo iter__wide__item__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__WIDE__ITEM__INIT as an object, for PBCI_SET_UP. */
+const Iter__Wide__Item iter__wide__item__iter_prototype = ITER__WIDE__ITEM__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__wide__item__iter_init(void *msg) {
-  *(Iter__Wide__Item *)msg = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+  PBCI_SET_UP(msg, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
 }
 
 const PbciMessage iter__wide__item__iter_message = {
@@ -421,9 +424,12 @@ static const PbciFieldInfo iter__wide__wide_repeated__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_repeated__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__WIDE__WIDE_REPEATED__INIT as an object, for PBCI_SET_UP. */
+const Iter__Wide__WideRepeated iter__wide__wide_repeated__iter_prototype = ITER__WIDE__WIDE_REPEATED__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__wide__wide_repeated__iter_init(void *msg) {
-  *(Iter__Wide__WideRepeated *)msg = (Iter__Wide__WideRepeated)ITER__WIDE__WIDE_REPEATED__INIT;
+  PBCI_SET_UP(msg, Iter__Wide__WideRepeated, ITER__WIDE__WIDE_REPEATED__INIT, iter__wide__wide_repeated__iter_prototype);
 }
 
 const PbciMessage iter__wide__wide_repeated__iter_message = {
@@ -804,7 +810,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r8[msg->n_r8++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -1192,7 +1198,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r18[msg->n_r18++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -1580,7 +1586,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r28[msg->n_r28++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -1968,7 +1974,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r38[msg->n_r38++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -2356,7 +2362,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r48[msg->n_r48++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -2744,7 +2750,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r58[msg->n_r58++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3132,7 +3138,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         {
           Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r68[msg->n_r68++] = sub;
           r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -3654,9 +3660,12 @@ static const PbciFieldInfo iter__wide__wide_groups__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_groups__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__WIDE__WIDE_GROUPS__INIT as an object, for PBCI_SET_UP. */
+const Iter__Wide__WideGroups iter__wide__wide_groups__iter_prototype = ITER__WIDE__WIDE_GROUPS__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__wide__wide_groups__iter_init(void *msg) {
-  *(Iter__Wide__WideGroups *)msg = (Iter__Wide__WideGroups)ITER__WIDE__WIDE_GROUPS__INIT;
+  PBCI_SET_UP(msg, Iter__Wide__WideGroups, ITER__WIDE__WIDE_GROUPS__INIT, iter__wide__wide_groups__iter_prototype);
 }
 
 const PbciMessage iter__wide__wide_groups__iter_message = {
@@ -3698,7 +3707,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g1 = pbci_alloc(arena, sizeof *msg->g1);
           if (msg->g1 == NULL) goto no_memory;
-          *msg->g1 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g1, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g1, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3718,7 +3727,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g2 = pbci_alloc(arena, sizeof *msg->g2);
           if (msg->g2 == NULL) goto no_memory;
-          *msg->g2 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g2, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g2, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3738,7 +3747,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g3 = pbci_alloc(arena, sizeof *msg->g3);
           if (msg->g3 == NULL) goto no_memory;
-          *msg->g3 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g3, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g3, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3758,7 +3767,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g4 = pbci_alloc(arena, sizeof *msg->g4);
           if (msg->g4 == NULL) goto no_memory;
-          *msg->g4 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g4, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g4, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3778,7 +3787,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g5 = pbci_alloc(arena, sizeof *msg->g5);
           if (msg->g5 == NULL) goto no_memory;
-          *msg->g5 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g5, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g5, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3798,7 +3807,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g6 = pbci_alloc(arena, sizeof *msg->g6);
           if (msg->g6 == NULL) goto no_memory;
-          *msg->g6 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g6, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g6, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3818,7 +3827,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g7 = pbci_alloc(arena, sizeof *msg->g7);
           if (msg->g7 == NULL) goto no_memory;
-          *msg->g7 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g7, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g7, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3838,7 +3847,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g8 = pbci_alloc(arena, sizeof *msg->g8);
           if (msg->g8 == NULL) goto no_memory;
-          *msg->g8 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g8, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g8, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3858,7 +3867,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g9 = pbci_alloc(arena, sizeof *msg->g9);
           if (msg->g9 == NULL) goto no_memory;
-          *msg->g9 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g9, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g9, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3878,7 +3887,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g10 = pbci_alloc(arena, sizeof *msg->g10);
           if (msg->g10 == NULL) goto no_memory;
-          *msg->g10 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g10, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g10, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3898,7 +3907,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g11 = pbci_alloc(arena, sizeof *msg->g11);
           if (msg->g11 == NULL) goto no_memory;
-          *msg->g11 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g11, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g11, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3918,7 +3927,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g12 = pbci_alloc(arena, sizeof *msg->g12);
           if (msg->g12 == NULL) goto no_memory;
-          *msg->g12 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g12, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g12, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3938,7 +3947,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g13 = pbci_alloc(arena, sizeof *msg->g13);
           if (msg->g13 == NULL) goto no_memory;
-          *msg->g13 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g13, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g13, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3958,7 +3967,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g14 = pbci_alloc(arena, sizeof *msg->g14);
           if (msg->g14 == NULL) goto no_memory;
-          *msg->g14 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g14, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g14, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3978,7 +3987,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g15 = pbci_alloc(arena, sizeof *msg->g15);
           if (msg->g15 == NULL) goto no_memory;
-          *msg->g15 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g15, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g15, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -3998,7 +4007,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g16 = pbci_alloc(arena, sizeof *msg->g16);
           if (msg->g16 == NULL) goto no_memory;
-          *msg->g16 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g16, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g16, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4018,7 +4027,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g17 = pbci_alloc(arena, sizeof *msg->g17);
           if (msg->g17 == NULL) goto no_memory;
-          *msg->g17 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g17, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g17, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4038,7 +4047,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g18 = pbci_alloc(arena, sizeof *msg->g18);
           if (msg->g18 == NULL) goto no_memory;
-          *msg->g18 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g18, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g18, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4058,7 +4067,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g19 = pbci_alloc(arena, sizeof *msg->g19);
           if (msg->g19 == NULL) goto no_memory;
-          *msg->g19 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g19, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g19, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4078,7 +4087,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g20 = pbci_alloc(arena, sizeof *msg->g20);
           if (msg->g20 == NULL) goto no_memory;
-          *msg->g20 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g20, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g20, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4098,7 +4107,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g21 = pbci_alloc(arena, sizeof *msg->g21);
           if (msg->g21 == NULL) goto no_memory;
-          *msg->g21 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g21, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g21, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4118,7 +4127,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g22 = pbci_alloc(arena, sizeof *msg->g22);
           if (msg->g22 == NULL) goto no_memory;
-          *msg->g22 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g22, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g22, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4138,7 +4147,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g23 = pbci_alloc(arena, sizeof *msg->g23);
           if (msg->g23 == NULL) goto no_memory;
-          *msg->g23 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g23, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g23, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4158,7 +4167,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g24 = pbci_alloc(arena, sizeof *msg->g24);
           if (msg->g24 == NULL) goto no_memory;
-          *msg->g24 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g24, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g24, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4178,7 +4187,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g25 = pbci_alloc(arena, sizeof *msg->g25);
           if (msg->g25 == NULL) goto no_memory;
-          *msg->g25 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g25, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g25, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4198,7 +4207,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g26 = pbci_alloc(arena, sizeof *msg->g26);
           if (msg->g26 == NULL) goto no_memory;
-          *msg->g26 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g26, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g26, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4218,7 +4227,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g27 = pbci_alloc(arena, sizeof *msg->g27);
           if (msg->g27 == NULL) goto no_memory;
-          *msg->g27 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g27, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g27, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4238,7 +4247,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g28 = pbci_alloc(arena, sizeof *msg->g28);
           if (msg->g28 == NULL) goto no_memory;
-          *msg->g28 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g28, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g28, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4258,7 +4267,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g29 = pbci_alloc(arena, sizeof *msg->g29);
           if (msg->g29 == NULL) goto no_memory;
-          *msg->g29 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g29, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g29, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4278,7 +4287,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g30 = pbci_alloc(arena, sizeof *msg->g30);
           if (msg->g30 == NULL) goto no_memory;
-          *msg->g30 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g30, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g30, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4298,7 +4307,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g31 = pbci_alloc(arena, sizeof *msg->g31);
           if (msg->g31 == NULL) goto no_memory;
-          *msg->g31 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g31, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g31, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4318,7 +4327,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g32 = pbci_alloc(arena, sizeof *msg->g32);
           if (msg->g32 == NULL) goto no_memory;
-          *msg->g32 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g32, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g32, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4338,7 +4347,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g33 = pbci_alloc(arena, sizeof *msg->g33);
           if (msg->g33 == NULL) goto no_memory;
-          *msg->g33 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g33, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g33, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4358,7 +4367,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g34 = pbci_alloc(arena, sizeof *msg->g34);
           if (msg->g34 == NULL) goto no_memory;
-          *msg->g34 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g34, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g34, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4378,7 +4387,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g35 = pbci_alloc(arena, sizeof *msg->g35);
           if (msg->g35 == NULL) goto no_memory;
-          *msg->g35 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g35, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g35, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4398,7 +4407,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g36 = pbci_alloc(arena, sizeof *msg->g36);
           if (msg->g36 == NULL) goto no_memory;
-          *msg->g36 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g36, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g36, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4418,7 +4427,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g37 = pbci_alloc(arena, sizeof *msg->g37);
           if (msg->g37 == NULL) goto no_memory;
-          *msg->g37 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g37, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g37, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4438,7 +4447,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g38 = pbci_alloc(arena, sizeof *msg->g38);
           if (msg->g38 == NULL) goto no_memory;
-          *msg->g38 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g38, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g38, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4458,7 +4467,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g39 = pbci_alloc(arena, sizeof *msg->g39);
           if (msg->g39 == NULL) goto no_memory;
-          *msg->g39 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g39, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g39, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4478,7 +4487,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g40 = pbci_alloc(arena, sizeof *msg->g40);
           if (msg->g40 == NULL) goto no_memory;
-          *msg->g40 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g40, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g40, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4498,7 +4507,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g41 = pbci_alloc(arena, sizeof *msg->g41);
           if (msg->g41 == NULL) goto no_memory;
-          *msg->g41 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g41, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g41, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4518,7 +4527,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g42 = pbci_alloc(arena, sizeof *msg->g42);
           if (msg->g42 == NULL) goto no_memory;
-          *msg->g42 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g42, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g42, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4538,7 +4547,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g43 = pbci_alloc(arena, sizeof *msg->g43);
           if (msg->g43 == NULL) goto no_memory;
-          *msg->g43 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g43, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g43, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4558,7 +4567,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g44 = pbci_alloc(arena, sizeof *msg->g44);
           if (msg->g44 == NULL) goto no_memory;
-          *msg->g44 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g44, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g44, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4578,7 +4587,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g45 = pbci_alloc(arena, sizeof *msg->g45);
           if (msg->g45 == NULL) goto no_memory;
-          *msg->g45 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g45, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g45, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4598,7 +4607,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g46 = pbci_alloc(arena, sizeof *msg->g46);
           if (msg->g46 == NULL) goto no_memory;
-          *msg->g46 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g46, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g46, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4618,7 +4627,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g47 = pbci_alloc(arena, sizeof *msg->g47);
           if (msg->g47 == NULL) goto no_memory;
-          *msg->g47 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g47, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g47, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4638,7 +4647,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g48 = pbci_alloc(arena, sizeof *msg->g48);
           if (msg->g48 == NULL) goto no_memory;
-          *msg->g48 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g48, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g48, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4658,7 +4667,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g49 = pbci_alloc(arena, sizeof *msg->g49);
           if (msg->g49 == NULL) goto no_memory;
-          *msg->g49 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g49, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g49, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4678,7 +4687,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g50 = pbci_alloc(arena, sizeof *msg->g50);
           if (msg->g50 == NULL) goto no_memory;
-          *msg->g50 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g50, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g50, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4698,7 +4707,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g51 = pbci_alloc(arena, sizeof *msg->g51);
           if (msg->g51 == NULL) goto no_memory;
-          *msg->g51 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g51, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g51, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4718,7 +4727,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g52 = pbci_alloc(arena, sizeof *msg->g52);
           if (msg->g52 == NULL) goto no_memory;
-          *msg->g52 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g52, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g52, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4738,7 +4747,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g53 = pbci_alloc(arena, sizeof *msg->g53);
           if (msg->g53 == NULL) goto no_memory;
-          *msg->g53 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g53, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g53, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4758,7 +4767,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g54 = pbci_alloc(arena, sizeof *msg->g54);
           if (msg->g54 == NULL) goto no_memory;
-          *msg->g54 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g54, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g54, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4778,7 +4787,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g55 = pbci_alloc(arena, sizeof *msg->g55);
           if (msg->g55 == NULL) goto no_memory;
-          *msg->g55 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g55, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g55, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4798,7 +4807,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g56 = pbci_alloc(arena, sizeof *msg->g56);
           if (msg->g56 == NULL) goto no_memory;
-          *msg->g56 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g56, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g56, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4818,7 +4827,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g57 = pbci_alloc(arena, sizeof *msg->g57);
           if (msg->g57 == NULL) goto no_memory;
-          *msg->g57 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g57, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g57, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4838,7 +4847,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g58 = pbci_alloc(arena, sizeof *msg->g58);
           if (msg->g58 == NULL) goto no_memory;
-          *msg->g58 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g58, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g58, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4858,7 +4867,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g59 = pbci_alloc(arena, sizeof *msg->g59);
           if (msg->g59 == NULL) goto no_memory;
-          *msg->g59 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g59, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g59, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4878,7 +4887,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g60 = pbci_alloc(arena, sizeof *msg->g60);
           if (msg->g60 == NULL) goto no_memory;
-          *msg->g60 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g60, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g60, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4898,7 +4907,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g61 = pbci_alloc(arena, sizeof *msg->g61);
           if (msg->g61 == NULL) goto no_memory;
-          *msg->g61 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g61, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g61, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4918,7 +4927,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g62 = pbci_alloc(arena, sizeof *msg->g62);
           if (msg->g62 == NULL) goto no_memory;
-          *msg->g62 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g62, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g62, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4938,7 +4947,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g63 = pbci_alloc(arena, sizeof *msg->g63);
           if (msg->g63 == NULL) goto no_memory;
-          *msg->g63 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g63, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g63, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4958,7 +4967,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g64 = pbci_alloc(arena, sizeof *msg->g64);
           if (msg->g64 == NULL) goto no_memory;
-          *msg->g64 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g64, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g64, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4978,7 +4987,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g65 = pbci_alloc(arena, sizeof *msg->g65);
           if (msg->g65 == NULL) goto no_memory;
-          *msg->g65 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g65, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g65, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -4998,7 +5007,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->g66 = pbci_alloc(arena, sizeof *msg->g66);
           if (msg->g66 == NULL) goto no_memory;
-          *msg->g66 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->g66, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->g66, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -5018,7 +5027,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->c1 = pbci_alloc(arena, sizeof *msg->c1);
           if (msg->c1 == NULL) goto no_memory;
-          *msg->c1 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->c1, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->c1, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -5039,7 +5048,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           /* The first occurrence; later ones merge into it. */
           msg->c2 = pbci_alloc(arena, sizeof *msg->c2);
           if (msg->c2 == NULL) goto no_memory;
-          *msg->c2 = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->c2, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->c2, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -5399,9 +5408,12 @@ static const PbciFieldInfo iter__wide__wide_required__iter_fields[] = {
 static ptrdiff_t iter__wide__wide_required__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__WIDE__WIDE_REQUIRED__INIT as an object, for PBCI_SET_UP. */
+const Iter__Wide__WideRequired iter__wide__wide_required__iter_prototype = ITER__WIDE__WIDE_REQUIRED__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__wide__wide_required__iter_init(void *msg) {
-  *(Iter__Wide__WideRequired *)msg = (Iter__Wide__WideRequired)ITER__WIDE__WIDE_REQUIRED__INIT;
+  PBCI_SET_UP(msg, Iter__Wide__WideRequired, ITER__WIDE__WIDE_REQUIRED__INIT, iter__wide__wide_required__iter_prototype);
 }
 
 const PbciMessage iter__wide__wide_required__iter_message = {
@@ -6562,9 +6574,12 @@ static const PbciFieldInfo iter__wide__sixty_four__iter_fields[] = {
 static ptrdiff_t iter__wide__sixty_four__iter_measure(const PbciList *list, PbciSize *size,
     uint32_t depth);
 
+/* ITER__WIDE__SIXTY_FOUR__INIT as an object, for PBCI_SET_UP. */
+const Iter__Wide__SixtyFour iter__wide__sixty_four__iter_prototype = ITER__WIDE__SIXTY_FOUR__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__wide__sixty_four__iter_init(void *msg) {
-  *(Iter__Wide__SixtyFour *)msg = (Iter__Wide__SixtyFour)ITER__WIDE__SIXTY_FOUR__INIT;
+  PBCI_SET_UP(msg, Iter__Wide__SixtyFour, ITER__WIDE__SIXTY_FOUR__INIT, iter__wide__sixty_four__iter_prototype);
 }
 
 const PbciMessage iter__wide__sixty_four__iter_message = {
@@ -9744,7 +9759,7 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
           /* The first occurrence; later ones merge into it. */
           msg->item = pbci_alloc(arena, sizeof *msg->item);
           if (msg->item == NULL) goto no_memory;
-          *msg->item = (Iter__Wide__Item)ITER__WIDE__ITEM__INIT;
+          PBCI_SET_UP(msg->item, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
         }
         r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

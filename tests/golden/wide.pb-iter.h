@@ -85,6 +85,7 @@ size_t iter__wide__item__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__wide__item__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__wide__item__iter_message;
+extern const Iter__Wide__Item iter__wide__item__iter_prototype;
 
 /* ---- Iter__Wide__WideRepeated (iter.wide.WideRepeated) ---- */
 
@@ -154,6 +155,7 @@ size_t iter__wide__wide_repeated__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__wide__wide_repeated__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__wide__wide_repeated__iter_message;
+extern const Iter__Wide__WideRepeated iter__wide__wide_repeated__iter_prototype;
 
 /* ---- Iter__Wide__WideGroups (iter.wide.WideGroups) ---- */
 
@@ -215,6 +217,7 @@ size_t iter__wide__wide_groups__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__wide__wide_groups__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__wide__wide_groups__iter_message;
+extern const Iter__Wide__WideGroups iter__wide__wide_groups__iter_prototype;
 
 /* ---- Iter__Wide__WideRequired (iter.wide.WideRequired) ---- */
 
@@ -275,6 +278,7 @@ size_t iter__wide__wide_required__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__wide__wide_required__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__wide__wide_required__iter_message;
+extern const Iter__Wide__WideRequired iter__wide__wide_required__iter_prototype;
 
 /* ---- Iter__Wide__SixtyFour (iter.wide.SixtyFour) ---- */
 
@@ -337,6 +341,7 @@ size_t iter__wide__sixty_four__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__wide__sixty_four__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__wide__sixty_four__iter_message;
+extern const Iter__Wide__SixtyFour iter__wide__sixty_four__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,12 @@ static const PbciFieldInfo iter__pkg__common__point__iter_fields[] = {
     .flags = 0, .op = PBCI_OP_STRING},
 };
 
+/* ITER__PKG__COMMON__POINT__INIT as an object, for PBCI_SET_UP. */
+const Iter__Pkg__Common__Point iter__pkg__common__point__iter_prototype = ITER__PKG__COMMON__POINT__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__pkg__common__point__iter_init(void *msg) {
-  *(Iter__Pkg__Common__Point *)msg = (Iter__Pkg__Common__Point)ITER__PKG__COMMON__POINT__INIT;
+  PBCI_SET_UP(msg, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
 }
 
 const PbciMessage iter__pkg__common__point__iter_message = {

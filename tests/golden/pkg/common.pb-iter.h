@@ -85,6 +85,7 @@ size_t iter__pkg__common__point__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__pkg__common__point__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__pkg__common__point__iter_message;
+extern const Iter__Pkg__Common__Point iter__pkg__common__point__iter_prototype;
 
 #ifdef __cplusplus
 }

@@ -27,9 +27,12 @@ static const PbciFieldInfo iter__pkg__nested__shapes__polygon__style__iter_field
     .flags = 0, .op = PBCI_OP_FIXED32},
 };
 
+/* ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT as an object, for PBCI_SET_UP. */
+const Iter__Pkg__Nested__Shapes__Polygon__Style iter__pkg__nested__shapes__polygon__style__iter_prototype = ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__pkg__nested__shapes__polygon__style__iter_init(void *msg) {
-  *(Iter__Pkg__Nested__Shapes__Polygon__Style *)msg = (Iter__Pkg__Nested__Shapes__Polygon__Style)ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT;
+  PBCI_SET_UP(msg, Iter__Pkg__Nested__Shapes__Polygon__Style, ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT, iter__pkg__nested__shapes__polygon__style__iter_prototype);
 }
 
 const PbciMessage iter__pkg__nested__shapes__polygon__style__iter_message = {
@@ -150,9 +153,12 @@ static const PbciFieldInfo iter__pkg__nested__shapes__polygon__iter_fields[] = {
     .sub = &iter__pkg__nested__shapes__polygon__style__iter_message},
 };
 
+/* ITER__PKG__NESTED__SHAPES__POLYGON__INIT as an object, for PBCI_SET_UP. */
+const Iter__Pkg__Nested__Shapes__Polygon iter__pkg__nested__shapes__polygon__iter_prototype = ITER__PKG__NESTED__SHAPES__POLYGON__INIT;
+
 /* Sets up a new top-level instance. */
 static void iter__pkg__nested__shapes__polygon__iter_init(void *msg) {
-  *(Iter__Pkg__Nested__Shapes__Polygon *)msg = (Iter__Pkg__Nested__Shapes__Polygon)ITER__PKG__NESTED__SHAPES__POLYGON__INIT;
+  PBCI_SET_UP(msg, Iter__Pkg__Nested__Shapes__Polygon, ITER__PKG__NESTED__SHAPES__POLYGON__INIT, iter__pkg__nested__shapes__polygon__iter_prototype);
 }
 
 const PbciMessage iter__pkg__nested__shapes__polygon__iter_message = {
@@ -201,7 +207,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
         {
           Iter__Pkg__Common__Point *sub = pbci_alloc(arena, sizeof *sub);
           if (sub == NULL) goto no_memory;
-          *sub = (Iter__Pkg__Common__Point)ITER__PKG__COMMON__POINT__INIT;
+          PBCI_SET_UP(sub, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
           msg->points[msg->n_points++] = sub;
           r = iter__pkg__common__point__iter_decode(sub, p, value_end, arena, depth + 1);
           if (r < 0) goto fail;
@@ -239,7 +245,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
           /* The first occurrence; later ones merge into it. */
           msg->center = pbci_alloc(arena, sizeof *msg->center);
           if (msg->center == NULL) goto no_memory;
-          *msg->center = (Iter__Pkg__Common__Point)ITER__PKG__COMMON__POINT__INIT;
+          PBCI_SET_UP(msg->center, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
         }
         r = iter__pkg__common__point__iter_decode(msg->center, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
@@ -259,7 +265,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
           /* The first occurrence; later ones merge into it. */
           msg->style = pbci_alloc(arena, sizeof *msg->style);
           if (msg->style == NULL) goto no_memory;
-          *msg->style = (Iter__Pkg__Nested__Shapes__Polygon__Style)ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT;
+          PBCI_SET_UP(msg->style, Iter__Pkg__Nested__Shapes__Polygon__Style, ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT, iter__pkg__nested__shapes__polygon__style__iter_prototype);
         }
         r = iter__pkg__nested__shapes__polygon__style__iter_decode(msg->style, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;

@@ -85,6 +85,7 @@ size_t iter__pkg__nested__shapes__polygon__style__iter_unpacked_size_bound(size_
 ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__pkg__nested__shapes__polygon__style__iter_message;
+extern const Iter__Pkg__Nested__Shapes__Polygon__Style iter__pkg__nested__shapes__polygon__style__iter_prototype;
 
 /* ---- Iter__Pkg__Nested__Shapes__Polygon (iter.pkg.nested.shapes.Polygon) ---- */
 
@@ -148,6 +149,7 @@ size_t iter__pkg__nested__shapes__polygon__iter_unpacked_size_bound(size_t len);
 ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *msg, const uint8_t *p,
     const uint8_t *end, struct PbciArena *arena, uint32_t depth);
 extern const struct PbciMessage iter__pkg__nested__shapes__polygon__iter_message;
+extern const Iter__Pkg__Nested__Shapes__Polygon iter__pkg__nested__shapes__polygon__iter_prototype;
 
 #ifdef __cplusplus
 }
