@@ -337,7 +337,7 @@ static ptrdiff_t measure_range(const PbciMessage *type, size_t *counts,
     field = p;
     if (type->n_fields == 0) goto general; /* every field is unknown */
     key = key16(p, end, &v);
-    fi = expect->key == key ? expect : find_key(type, key);
+    fi = expect->key == key ? expect : find_key(type, expect, key);
     if (fi == NULL) goto general;
     if (plain && fi->op >= PBCI_OP_VARINT && fi->op <= PBCI_OP_BYTES) {
       /* A plain field: it and those after it. */
@@ -625,7 +625,7 @@ ptrdiff_t pbci_measure(const PbciMessage *type, size_t *counts, PbciRun *runs,
 
 ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
                            const uint8_t *end, PbciSize *size) {
-  /* Most inputs take the fast path; it leaves `size` alone otherwise. */
-  if (pbci_measure_fast(type, p, end, size) == 0) return 0;
+  size->lo = 0;
+  size->hi = 0;
   return measure_one(type, p, end, size, 0);
 }

@@ -146,7 +146,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       const uint32_t key = key16(p, end, &v);
       if (fi->key != key) {
         /* An absent optional field, mostly: found by number. */
-        const PbciFieldInfo *found = find_key(type, key);
+        const PbciFieldInfo *found = find_key(type, fi, key);
         if (found == NULL) {
           p = try_take_unknown(f, field, end, flags, &lo, &hi);
           if (p == NULL) return PBCI_DECLINED;

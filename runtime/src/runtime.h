@@ -50,9 +50,11 @@ size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
 ptrdiff_t pbci_measure_fast(const PbciMessage *type, const uint8_t *p,
                             const uint8_t *end, PbciSize *size);
 
-/* unpacked_size of the top-level message [p, end): pbci_measure_fast, and
- * where that gives up, pbci_measure from the start, with scratch of its own
- * when the type needs little, else through the type's generated sizer. */
+/* unpacked_size of the top-level message [p, end) by the general sizer,
+ * where pbci_measure_fast gives up: pbci_measure from the start, with
+ * scratch of its own when the type needs little, else through the type's
+ * generated sizer, reading at most size->work fields in merges. Sets
+ * size->lo and size->hi and returns 0, or returns the failure. */
 ptrdiff_t pbci_measure_top(const PbciMessage *type, const uint8_t *p,
                            const uint8_t *end, PbciSize *size);
 

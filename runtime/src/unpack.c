@@ -128,16 +128,21 @@ static size_t work_limit(size_t len, uint32_t flags) {
              : len * PROTOBUF_C_ITER_SIZE_WORK;
 }
 
-/* The size decoding needs, with the context size->ctx. */
+/* The size decoding needs, with the context size->ctx: the fast path, and
+ * where it gives up, the general sizer from the start (only it counts
+ * work). */
 static ptrdiff_t measure(const PbciMessage *type, const uint8_t *data,
                          size_t len, PbciSize *size) {
-  ptrdiff_t r;
+  const uint8_t *end;
   if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
-  size->lo = 0;
-  size->hi = 0;
-  size->work = work_limit(len, size->ctx.flags);
-  r = pbci_measure_top(type, data, pbci_end(data, len), size);
-  return r == 0 ? (ptrdiff_t)(size->lo + size->hi) : r;
+  end = pbci_end(data, len);
+  if (pbci_measure_fast(type, data, end, size) != 0) {
+    ptrdiff_t r;
+    size->work = work_limit(len, size->ctx.flags);
+    r = pbci_measure_top(type, data, end, size);
+    if (r != 0) return r;
+  }
+  return (ptrdiff_t)(size->lo + size->hi);
 }
 
 ptrdiff_t protobuf_c_iter_unpacked_size(const ProtobufCIterType *type,
@@ -147,11 +152,12 @@ ptrdiff_t protobuf_c_iter_unpacked_size(const ProtobufCIterType *type,
   PbciSize size;
   ptrdiff_t r;
   if (type == NULL) return invalid(data, len, opts, status);
-  r = ctx_init(&size.ctx, data, opts, status);
   if (opts == NULL && status == NULL) {
     /* x__iter_unpacked_size: nothing to read or fill, as for unpack. */
+    pbci_ctx_default(&size.ctx, data);
     return measure(type->impl, data, len, &size);
   }
+  r = ctx_init(&size.ctx, data, opts, status);
   if (r == 0) r = measure(type->impl, data, len, &size);
   return finish(&size.ctx, r, len);
 }
