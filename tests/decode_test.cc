@@ -726,7 +726,10 @@ TEST(Api, NewStructsStartAsTheirInit) {
       Bytes({0xa0, 0x01, 0x01, 0xaa, 0x01, 0x00, 0xba, 0x01, 0x02, 0x08, 0x02});
   Decoded<Iter__Defaults__Defaults> d("iter.defaults.Defaults", req);
   ASSERT_GE(d.code(), 0);
-  Iter__Defaults__Defaults defaults = ITER__DEFAULTS__DEFAULTS__INIT;
+  // protoc-c's own set-up (X__INIT, expanded in its .pb-c.c: in C++,
+  // protobuf-c 1.5's macro for this oneof draws -Wmissing-field-initializers).
+  Iter__Defaults__Defaults defaults;
+  iter__defaults__defaults__init(&defaults);
   defaults.req_plain = 1;
   defaults.req_string = d->req_string;  // a copy of ""
   defaults.req_sub = d->req_sub;        // checked as Diff descends
