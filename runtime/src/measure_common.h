@@ -56,8 +56,7 @@ static inline const PbciFieldInfo *find_key(const PbciMessage *type,
                                             uint32_t key) {
   const uint32_t number = key16_tag(key) >> 3;
   const PbciFieldInfo *found;
-  /* pbci_field_in_place's test, written out: through it, gcc's code for
-   * the sizers' loops took 1-3% more instructions. */
+  /* pbci_find_field's test of dense numbering first. */
   if (number - 1 < type->n_fields &&
       type->fields[number - 1].number == number) {
     found = &type->fields[number - 1];

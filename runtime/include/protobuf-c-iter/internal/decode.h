@@ -244,22 +244,16 @@ typedef struct PbciMessage {
 } PbciMessage;
 
 /* The field of `type` numbered `number`, or NULL. Dense numbering from 1
- * finds it at once (pbci_field_in_place); otherwise a binary search (out
- * of line). */
+ * finds it at once; otherwise a binary search (out of line). */
 const PbciFieldInfo *pbci_search_field(const PbciMessage *type,
                                        uint64_t number);
-PBCI_INLINE const PbciFieldInfo *pbci_field_in_place(const PbciMessage *type,
-                                                     uint64_t number) {
+PBCI_INLINE const PbciFieldInfo *pbci_find_field(const PbciMessage *type,
+                                                 uint64_t number) {
   /* Most messages number their fields 1, 2, 3, ... */
   if (number - 1 < type->n_fields && type->fields[number - 1].number == number) {
     return &type->fields[number - 1];
   }
-  return NULL;
-}
-PBCI_INLINE const PbciFieldInfo *pbci_find_field(const PbciMessage *type,
-                                                 uint64_t number) {
-  const PbciFieldInfo *fi = pbci_field_in_place(type, number);
-  return fi != NULL ? fi : pbci_search_field(type, number);
+  return pbci_search_field(type, number);
 }
 
 /* ---- reporting failures ---- */
@@ -558,22 +552,13 @@ PBCI_INLINE double pbci_double(uint64_t bits) {
 /* The end of the varint at v, of up to 10 bytes before `end`, or NULL. */
 PBCI_INLINE const uint8_t *pbci_skip_varint(const uint8_t *v,
                                             const uint8_t *end) {
-  size_t avail = (size_t)(end - v), n, i = 1;
+  size_t avail = (size_t)(end - v), n, i;
   if (avail >= 1 && v[0] < 0x80) return v + 1;
-#if PBCI_LITTLE_ENDIAN
-  if (avail >= 8 && v[1] >= 0x80) {
-    /* Three bytes or more: the first byte without the continuation bit,
-     * in one load (a byte at a time cost about five instructions a byte,
-     * docs/design.md). */
-    uint64_t w, last;
-    memcpy(&w, v, sizeof w);
-    last = ~w & UINT64_C(0x8080808080808080);
-    if (last != 0) return v + (pbci_ctz64(last) >> 3) + 1;
-    i = 8;
-  }
-#endif
+  /* A byte at a time: one load for eight bytes took fewer instructions but
+   * more time, each field's end then waiting for the load and the count
+   * (docs/design.md). */
   n = avail < 10 ? avail : 10;
-  for (; i < n; i++) {
+  for (i = 1; i < n; i++) {
     if (v[i] < 0x80) return v + i + 1;
   }
   return NULL;
