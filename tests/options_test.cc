@@ -12,6 +12,7 @@
 // White-box: the runtime's private functions (runtime/src).
 #include "runtime.h"
 
+#include "defaults.pb-iter.h"
 #include "empty.pb-iter.h"
 #include "merge.pb-iter.h"
 #include "options.pb-iter.h"
@@ -425,6 +426,89 @@ TEST(SizerFastPath, EqualsUnpackForMapEntriesAtEveryNestingLimit) {
       EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, nested[levels], limit), "")
           << levels << " levels, limit " << limit;
     }
+  }
+}
+
+// A Plain (merge.proto) occurrence that adds to each of its fields: list
+// elements, bytes, an unknown field, and `child` as its child.
+std::string PlainPart(int i, const std::string& child = "") {
+  std::string m = VarintField(3, static_cast<uint64_t>(i)) +
+                  VarintField(3, 300) +
+                  LenField(1, std::string(static_cast<size_t>(i % 5), 'b')) +
+                  VarintField(90 + i % 3, 1);
+  if (!child.empty()) m += LenField(4, child);
+  return m;
+}
+
+TEST(SizerFastPath, FollowsMergesIntoTheInstanceSizedLast) {
+  // A singular sub-message sent again and again, each occurrence adding
+  // elements (bench's merged500): later occurrences reopen the frame the
+  // first one left. Between them: nothing or plain fields; and merges two
+  // levels deep.
+  std::string again, between, nested;
+  for (int i = 0; i < 40; i++) {
+    again += LenField(4, PlainPart(i));
+    between +=
+        LenField(4, PlainPart(i)) + VarintField(2, static_cast<uint64_t>(i));
+    nested += LenField(4, PlainPart(i, PlainPart(i + 1, PlainPart(i + 2))));
+  }
+  const ProtobufCIterType* plain = &iter__merge__plain__iter_type;
+  for (const std::string* in : {&again, &between, &nested}) {
+    EXPECT_TRUE(FastPathSizes(plain, *in)) << Hex(*in);
+    EXPECT_EQ(SizeMismatches(plain, *in), "") << Hex(*in);
+  }
+  // All3's f_self merging around a map entry (sized without a frame), and
+  // MergeTest's c_inner merging in its oneof.
+  const std::string self = VarintField(1, 3) + LenField(14, "s") +
+                           LenField(21, Varint(1) + Varint(300));
+  const std::string entry = VarintField(1, 1) + LenField(2, "v");
+  const std::string around_entry =
+      LenField(18, self) + LenField(60, entry) + LenField(18, self);
+  EXPECT_TRUE(FastPathSizes(&iter__test3__all3__iter_type, around_entry));
+  EXPECT_EQ(SizeMismatches(&iter__test3__all3__iter_type, around_entry), "");
+  const std::string inner =
+      VarintField(1, 1) + VarintField(3, 2) + LenField(4, "d");
+  const std::string oneof_again =
+      LenField(3, inner) + LenField(3, inner) + LenField(3, inner);
+  const ProtobufCIterType* merge_test = &iter__merge__merge_test__iter_type;
+  EXPECT_TRUE(FastPathSizes(merge_test, oneof_again));
+  EXPECT_EQ(SizeMismatches(merge_test, oneof_again), "");
+}
+
+TEST(SizerFastPath, LeavesOtherRepeatedGroupsToTheGeneralSizer) {
+  // A oneof's other member in between (a new instance, not a merge),
+  // merges after another sub-message's frame (a repeated element, another
+  // group), a type with required fields (checked in each occurrence): each
+  // sized by the general sizer.
+  // The instances between hold more elements than `inner`: a merge that
+  // took their counts for its own would be sized wrong.
+  const std::string inner = VarintField(1, 1) + VarintField(3, 2);
+  const std::string longer = VarintField(3, 1) + VarintField(3, 2) +
+                             VarintField(3, 3) + LenField(4, "data");
+  const std::string member_between =
+      LenField(3, inner) + VarintField(4, 9) + LenField(3, inner);
+  const std::string element_between =
+      LenField(1, inner) + LenField(2, longer) + LenField(1, inner);
+  const std::string group_between = LenField(1, inner) +
+                                    LenField(3, longer + LenField(5, longer)) +
+                                    LenField(1, inner);
+  const ProtobufCIterType* merge_test = &iter__merge__merge_test__iter_type;
+  for (const std::string* in :
+       {&member_between, &element_between, &group_between}) {
+    EXPECT_FALSE(FastPathSizes(merge_test, *in)) << Hex(*in);
+    EXPECT_EQ(SizeMismatches(merge_test, *in), "") << Hex(*in);
+  }
+  const std::string sub = VarintField(1, 5) + LenField(3, "blob");
+  const std::string required = VarintField(20, 1) + LenField(21, "s") +
+                               LenField(23, sub) + LenField(24, sub) +
+                               LenField(24, sub);
+  const std::string missing = VarintField(20, 1) + LenField(21, "s") +
+                              LenField(23, sub) + LenField(24, sub) +
+                              LenField(24, LenField(3, "no id"));
+  const ProtobufCIterType* defaults = &iter__defaults__defaults__iter_type;
+  for (const std::string* in : {&required, &missing}) {
+    EXPECT_FALSE(FastPathSizes(defaults, *in)) << Hex(*in);
+    EXPECT_EQ(SizeMismatches(defaults, *in), "") << Hex(*in);
   }
 }
 

@@ -9,12 +9,20 @@
  * key is read, as the decoder allocates it (and a sub-message of plain
  * fields, such as a map entry, without a frame of its own). This path does
  * that (unknown fields and every option included) and gives up on anything
- * else: a group (singular message, oneof) seen twice in one instance, a
- * known field without its usual key (another wire type, a longer key),
+ * else: a group (singular message, oneof) seen twice in one instance,
+ * unless it merges into the instance sized last in the frame above (below),
+ * a known field without its usual key (another wire type, a longer key),
  * malformed framing, missing required fields, nesting past the limit, a
  * stack or scratch too small, totals near PTRDIFF_MAX. The caller then
  * runs the general sizer from the start, which decides and reports exactly
- * as before: this path only ever returns sizes the general sizer returns. */
+ * as before: this path only ever returns sizes the general sizer returns.
+ *
+ * One kind of merge stays here: a sub-message whose later occurrences merge
+ * into the instance that was the last one opened one level down (a
+ * singular field sent again and again, each occurrence adding elements to
+ * its arrays). That instance's frame and array counts are still as it left
+ * them, just above the parent's: the later occurrence reopens them and
+ * goes on appending, as the decoder does into its struct. */
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
@@ -30,6 +38,14 @@
  * wrap while lo stays below it. */
 #define FAST_LIMIT ((size_t)PTRDIFF_MAX / 2)
 
+/* A branch taken rarely: its code kept out of the loop's way, as for the
+ * returns of giving up. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PBCI_RARELY(x) __builtin_expect((x) != 0, 0)
+#else
+#define PBCI_RARELY(x) (x)
+#endif
+
 /* One open message instance. */
 typedef struct Frame {
   const PbciMessage *type;
@@ -37,6 +53,8 @@ typedef struct Frame {
                                   open, */
   const PbciFieldInfo *last;   /* and the type's last field */
   const uint8_t *end;          /* end of its occurrence */
+  const PbciFieldInfo *merge;  /* the field whose instance the frame above
+                                  holds (or held, as it closed), or NULL */
   Instance in;                 /* its arrays (in the pool) */
   uint64_t groups;             /* groups seen, by bit */
   uint64_t required;           /* required fields seen, by bit */
@@ -100,6 +118,7 @@ PBCI_INLINE int open_frame(Frame *f, const PbciMessage *type,
   if (instance_open(&f->in, type, *spare, lo, FAST_LIMIT)) return PBCI_DECLINED;
   f->type = type;
   f->end = end;
+  f->merge = NULL;
   f->groups = 0;
   f->required = 0;
   *spare += 2 * (size_t)type->n_counts;
@@ -177,9 +196,29 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           break;
         default: /* PBCI_OP_PACKED_*, PBCI_OP_OTHER */
           if (fi->flags & PBCI_FIELD_GROUP) {
-            /* Once only: a second occurrence merges or replaces. */
-            uint64_t bit = UINT64_C(1) << fi->slot;
-            if (f->groups & bit) return PBCI_DECLINED;
+            const uint64_t bit = UINT64_C(1) << fi->slot;
+            if (PBCI_RARELY(f->groups & bit)) {
+              /* A second occurrence merges or replaces. Only a merge into
+               * the frame above, as it closed (nothing opened there
+               * since), stays here: its counts and its arrays' counts go
+               * on. Not for a type with required fields, whose bits the
+               * frame holds for the first occurrence (the decoder checks
+               * each). A message field's usual key is a length's. */
+              if (f->merge != fi || fi->sub->n_required != 0 ||
+                  (p = pbci_read_len(v, end, &vend)) == NULL) {
+                return PBCI_DECLINED;
+              }
+              f->expect = fi + (fi != last);
+              f->last = last;
+              f++;
+              type = fi->sub;
+              f->end = vend;
+              spare = f->in.arrays + 2 * (size_t)type->n_counts;
+              end = vend;
+              fi = first_field(type);
+              last = last_field(type);
+              continue;
+            }
             f->groups |= bit;
           }
           if (fi->flags & PBCI_FIELD_REQUIRED) {
@@ -251,6 +290,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             }
             f->expect = after;
             f->last = last;
+            f->merge = fi;
             f++;
             type = sub;
             if (open_frame(f, type, vend, &spare, &lo)) return PBCI_DECLINED;
