@@ -332,9 +332,10 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
       count++;
     }
     if (count != 0) {
-      /* As grow would: capacity pbci_next_capacity(0, count). */
+      /* As grow would: capacity pbci_next_capacity(0, count), and
+       * pbci_array_bytes, whose checks no short run needs. */
       r.array = pbci_array_start(a->lo, count, n);
-      a->lo += pbci_array_bytes(count, size);
+      a->lo += PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(count * size);
       *n = count;
       *cap = count;
     }
