@@ -115,10 +115,11 @@ void PrintSingularMarks(const FieldModel& f, const Vars& vars, Printer* p) {
   if (f.required_bit >= 0) p->Print(vars, "      $required_set$\n");
 }
 
-void PrintReadLen(Printer* p) {
-  p->Print(R"(      p = pbci_read_len(p, end, &value_end);
+void PrintReadLen(Printer* p, const char* reader = "pbci_read_len") {
+  p->Print(R"(      p = $reader$(p, end, &value_end);
       if (p == NULL) goto malformed;
-)");
+)",
+           "reader", reader);
 }
 
 void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
@@ -146,7 +147,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
                           ? "msg->" + f.case_member + " != " + f.case_value +
                                 " || msg->" + f.member + " == NULL"
                           : "msg->" + f.member + " == NULL";
-      PrintReadLen(p);
+      PrintReadLen(p, "pbci_read_nested_len");
       p->Print(vars,
                R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       if ($fresh$) {

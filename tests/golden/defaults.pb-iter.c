@@ -605,7 +605,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         break;
       case PBCI_TAG(23, PBCI_WT_LEN): /* required iter.defaults.Defaults.Sub req_sub = 23 */
       field_23:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->req_sub == NULL) {
@@ -626,7 +626,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         break;
       case PBCI_TAG(24, PBCI_WT_LEN): /* optional iter.defaults.Defaults.Sub opt_sub = 24 */
       field_24:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->opt_sub == NULL) {
@@ -703,7 +703,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         break;
       case PBCI_TAG(32, PBCI_WT_LEN): /* oneof pick: iter.defaults.Defaults.Sub p_sub = 32 */
       field_32:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->pick_case != ITER__DEFAULTS__DEFAULTS__PICK_P_SUB || msg->p_sub == NULL) {

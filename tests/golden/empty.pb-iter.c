@@ -151,7 +151,7 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.empty.Empty e = 1 */
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->e == NULL) {

@@ -449,7 +449,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.init.NoInit.Nested nested = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->nested == NULL) {
@@ -469,7 +469,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
         break;
       case PBCI_TAG(4, PBCI_WT_LEN): /* optional iter.init.NoInit.WithInit with_init = 4 */
       field_4:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->with_init == NULL) {
@@ -503,7 +503,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
         break;
       case PBCI_TAG(6, PBCI_WT_LEN): /* optional iter.init.FlatUnion flat = 6 */
       field_6:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->flat == NULL) {

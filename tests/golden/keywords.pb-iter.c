@@ -182,7 +182,7 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(4, PBCI_WT_LEN): /* optional iter.kw.class struct = 4 */
       field_4:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->struct_ == NULL) {

@@ -172,7 +172,7 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
         break;
       case PBCI_TAG(5, PBCI_WT_LEN): /* optional iter.merge.Inner inner = 5 */
       field_5:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->inner == NULL) {
@@ -398,7 +398,7 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
         break;
       case PBCI_TAG(4, PBCI_WT_LEN): /* optional iter.merge.Plain child = 4 */
       field_4:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->child == NULL) {
@@ -533,7 +533,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* optional iter.merge.Inner sub = 1 */
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {
@@ -583,7 +583,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* oneof choice: iter.merge.Inner c_inner = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__MERGE__MERGE_TEST__CHOICE_C_INNER || msg->c_inner == NULL) {
@@ -616,7 +616,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(5, PBCI_WT_LEN): /* optional iter.merge.Plain plain = 5 */
       field_5:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->plain == NULL) {
@@ -1121,7 +1121,7 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.merge.Inner detail = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->detail == NULL) {

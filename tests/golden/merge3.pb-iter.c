@@ -193,7 +193,7 @@ PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t 
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.merge3.Inner3 sub = 1 */
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {

@@ -346,7 +346,7 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
         break;
       case PBCI_TAG(8, PBCI_WT_LEN): /* oneof Target_Kind: iter.opts.HTTPServer_conf Fallback = 8 */
       field_8:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->target__kind_case != RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK || msg->fallback == NULL) {

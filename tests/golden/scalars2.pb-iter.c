@@ -453,7 +453,7 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         break;
       case PBCI_TAG(17, PBCI_WT_LEN): /* optional iter.test.Scalars2 f_self = 17 */
       field_17:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_self == NULL) {

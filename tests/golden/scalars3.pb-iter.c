@@ -569,7 +569,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* iter.test3.Leaf value = 2 */
       field_2:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->value == NULL) {
@@ -1501,7 +1501,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* iter.test3.All3 value = 2 */
       field_2:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->value == NULL) {
@@ -1889,7 +1889,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uin
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* iter.test3.All3.Nested.Deeper deeper = 1 */
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->deeper == NULL) {
@@ -2466,7 +2466,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(17, PBCI_WT_LEN): /* iter.test3.Leaf f_leaf = 17 */
       field_17:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_leaf == NULL) {
@@ -2486,7 +2486,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(18, PBCI_WT_LEN): /* iter.test3.All3 f_self = 18 */
       field_18:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_self == NULL) {
@@ -2945,7 +2945,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(43, PBCI_WT_LEN): /* oneof choice: iter.test3.Leaf c_leaf = 43 */
       field_43:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__TEST3__ALL3__CHOICE_C_LEAF || msg->c_leaf == NULL) {
@@ -3007,7 +3007,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(47, PBCI_WT_LEN): /* oneof choice: iter.test3.All3 c_self = 47 */
       field_47:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__TEST3__ALL3__CHOICE_C_SELF || msg->c_self == NULL) {
@@ -3053,7 +3053,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(51, PBCI_WT_LEN): /* oneof other_choice: iter.test3.Leaf o_leaf = 51 */
       field_51:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->other_choice_case != ITER__TEST3__ALL3__OTHER_CHOICE_O_LEAF || msg->o_leaf == NULL) {
@@ -3489,7 +3489,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         break;
       case PBCI_TAG(80, PBCI_WT_LEN): /* iter.test3.All3.Nested nested = 80 */
       field_80:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->nested == NULL) {

@@ -3700,7 +3700,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
     if (p == NULL) goto malformed;
     switch (tag) {
       case PBCI_TAG(1, PBCI_WT_LEN): /* optional iter.wide.Item g1 = 1 */
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g1 == NULL) {
@@ -3720,7 +3720,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(2, PBCI_WT_LEN): /* optional iter.wide.Item g2 = 2 */
       field_2:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g2 == NULL) {
@@ -3740,7 +3740,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.wide.Item g3 = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g3 == NULL) {
@@ -3760,7 +3760,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(4, PBCI_WT_LEN): /* optional iter.wide.Item g4 = 4 */
       field_4:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g4 == NULL) {
@@ -3780,7 +3780,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(5, PBCI_WT_LEN): /* optional iter.wide.Item g5 = 5 */
       field_5:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g5 == NULL) {
@@ -3800,7 +3800,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(6, PBCI_WT_LEN): /* optional iter.wide.Item g6 = 6 */
       field_6:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g6 == NULL) {
@@ -3820,7 +3820,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(7, PBCI_WT_LEN): /* optional iter.wide.Item g7 = 7 */
       field_7:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g7 == NULL) {
@@ -3840,7 +3840,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(8, PBCI_WT_LEN): /* optional iter.wide.Item g8 = 8 */
       field_8:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g8 == NULL) {
@@ -3860,7 +3860,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(9, PBCI_WT_LEN): /* optional iter.wide.Item g9 = 9 */
       field_9:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g9 == NULL) {
@@ -3880,7 +3880,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(10, PBCI_WT_LEN): /* optional iter.wide.Item g10 = 10 */
       field_10:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g10 == NULL) {
@@ -3900,7 +3900,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(11, PBCI_WT_LEN): /* optional iter.wide.Item g11 = 11 */
       field_11:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g11 == NULL) {
@@ -3920,7 +3920,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(12, PBCI_WT_LEN): /* optional iter.wide.Item g12 = 12 */
       field_12:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g12 == NULL) {
@@ -3940,7 +3940,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(13, PBCI_WT_LEN): /* optional iter.wide.Item g13 = 13 */
       field_13:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g13 == NULL) {
@@ -3960,7 +3960,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(14, PBCI_WT_LEN): /* optional iter.wide.Item g14 = 14 */
       field_14:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g14 == NULL) {
@@ -3980,7 +3980,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(15, PBCI_WT_LEN): /* optional iter.wide.Item g15 = 15 */
       field_15:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g15 == NULL) {
@@ -4000,7 +4000,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(16, PBCI_WT_LEN): /* optional iter.wide.Item g16 = 16 */
       field_16:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g16 == NULL) {
@@ -4020,7 +4020,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(17, PBCI_WT_LEN): /* optional iter.wide.Item g17 = 17 */
       field_17:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g17 == NULL) {
@@ -4040,7 +4040,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(18, PBCI_WT_LEN): /* optional iter.wide.Item g18 = 18 */
       field_18:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g18 == NULL) {
@@ -4060,7 +4060,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(19, PBCI_WT_LEN): /* optional iter.wide.Item g19 = 19 */
       field_19:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g19 == NULL) {
@@ -4080,7 +4080,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(20, PBCI_WT_LEN): /* optional iter.wide.Item g20 = 20 */
       field_20:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g20 == NULL) {
@@ -4100,7 +4100,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(21, PBCI_WT_LEN): /* optional iter.wide.Item g21 = 21 */
       field_21:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g21 == NULL) {
@@ -4120,7 +4120,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(22, PBCI_WT_LEN): /* optional iter.wide.Item g22 = 22 */
       field_22:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g22 == NULL) {
@@ -4140,7 +4140,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(23, PBCI_WT_LEN): /* optional iter.wide.Item g23 = 23 */
       field_23:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g23 == NULL) {
@@ -4160,7 +4160,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(24, PBCI_WT_LEN): /* optional iter.wide.Item g24 = 24 */
       field_24:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g24 == NULL) {
@@ -4180,7 +4180,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(25, PBCI_WT_LEN): /* optional iter.wide.Item g25 = 25 */
       field_25:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g25 == NULL) {
@@ -4200,7 +4200,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(26, PBCI_WT_LEN): /* optional iter.wide.Item g26 = 26 */
       field_26:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g26 == NULL) {
@@ -4220,7 +4220,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(27, PBCI_WT_LEN): /* optional iter.wide.Item g27 = 27 */
       field_27:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g27 == NULL) {
@@ -4240,7 +4240,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(28, PBCI_WT_LEN): /* optional iter.wide.Item g28 = 28 */
       field_28:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g28 == NULL) {
@@ -4260,7 +4260,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(29, PBCI_WT_LEN): /* optional iter.wide.Item g29 = 29 */
       field_29:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g29 == NULL) {
@@ -4280,7 +4280,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(30, PBCI_WT_LEN): /* optional iter.wide.Item g30 = 30 */
       field_30:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g30 == NULL) {
@@ -4300,7 +4300,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(31, PBCI_WT_LEN): /* optional iter.wide.Item g31 = 31 */
       field_31:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g31 == NULL) {
@@ -4320,7 +4320,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(32, PBCI_WT_LEN): /* optional iter.wide.Item g32 = 32 */
       field_32:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g32 == NULL) {
@@ -4340,7 +4340,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(33, PBCI_WT_LEN): /* optional iter.wide.Item g33 = 33 */
       field_33:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g33 == NULL) {
@@ -4360,7 +4360,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(34, PBCI_WT_LEN): /* optional iter.wide.Item g34 = 34 */
       field_34:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g34 == NULL) {
@@ -4380,7 +4380,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(35, PBCI_WT_LEN): /* optional iter.wide.Item g35 = 35 */
       field_35:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g35 == NULL) {
@@ -4400,7 +4400,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(36, PBCI_WT_LEN): /* optional iter.wide.Item g36 = 36 */
       field_36:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g36 == NULL) {
@@ -4420,7 +4420,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(37, PBCI_WT_LEN): /* optional iter.wide.Item g37 = 37 */
       field_37:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g37 == NULL) {
@@ -4440,7 +4440,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(38, PBCI_WT_LEN): /* optional iter.wide.Item g38 = 38 */
       field_38:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g38 == NULL) {
@@ -4460,7 +4460,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(39, PBCI_WT_LEN): /* optional iter.wide.Item g39 = 39 */
       field_39:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g39 == NULL) {
@@ -4480,7 +4480,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(40, PBCI_WT_LEN): /* optional iter.wide.Item g40 = 40 */
       field_40:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g40 == NULL) {
@@ -4500,7 +4500,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(41, PBCI_WT_LEN): /* optional iter.wide.Item g41 = 41 */
       field_41:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g41 == NULL) {
@@ -4520,7 +4520,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(42, PBCI_WT_LEN): /* optional iter.wide.Item g42 = 42 */
       field_42:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g42 == NULL) {
@@ -4540,7 +4540,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(43, PBCI_WT_LEN): /* optional iter.wide.Item g43 = 43 */
       field_43:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g43 == NULL) {
@@ -4560,7 +4560,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(44, PBCI_WT_LEN): /* optional iter.wide.Item g44 = 44 */
       field_44:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g44 == NULL) {
@@ -4580,7 +4580,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(45, PBCI_WT_LEN): /* optional iter.wide.Item g45 = 45 */
       field_45:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g45 == NULL) {
@@ -4600,7 +4600,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(46, PBCI_WT_LEN): /* optional iter.wide.Item g46 = 46 */
       field_46:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g46 == NULL) {
@@ -4620,7 +4620,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(47, PBCI_WT_LEN): /* optional iter.wide.Item g47 = 47 */
       field_47:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g47 == NULL) {
@@ -4640,7 +4640,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(48, PBCI_WT_LEN): /* optional iter.wide.Item g48 = 48 */
       field_48:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g48 == NULL) {
@@ -4660,7 +4660,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(49, PBCI_WT_LEN): /* optional iter.wide.Item g49 = 49 */
       field_49:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g49 == NULL) {
@@ -4680,7 +4680,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(50, PBCI_WT_LEN): /* optional iter.wide.Item g50 = 50 */
       field_50:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g50 == NULL) {
@@ -4700,7 +4700,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(51, PBCI_WT_LEN): /* optional iter.wide.Item g51 = 51 */
       field_51:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g51 == NULL) {
@@ -4720,7 +4720,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(52, PBCI_WT_LEN): /* optional iter.wide.Item g52 = 52 */
       field_52:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g52 == NULL) {
@@ -4740,7 +4740,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(53, PBCI_WT_LEN): /* optional iter.wide.Item g53 = 53 */
       field_53:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g53 == NULL) {
@@ -4760,7 +4760,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(54, PBCI_WT_LEN): /* optional iter.wide.Item g54 = 54 */
       field_54:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g54 == NULL) {
@@ -4780,7 +4780,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(55, PBCI_WT_LEN): /* optional iter.wide.Item g55 = 55 */
       field_55:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g55 == NULL) {
@@ -4800,7 +4800,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(56, PBCI_WT_LEN): /* optional iter.wide.Item g56 = 56 */
       field_56:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g56 == NULL) {
@@ -4820,7 +4820,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(57, PBCI_WT_LEN): /* optional iter.wide.Item g57 = 57 */
       field_57:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g57 == NULL) {
@@ -4840,7 +4840,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(58, PBCI_WT_LEN): /* optional iter.wide.Item g58 = 58 */
       field_58:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g58 == NULL) {
@@ -4860,7 +4860,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(59, PBCI_WT_LEN): /* optional iter.wide.Item g59 = 59 */
       field_59:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g59 == NULL) {
@@ -4880,7 +4880,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(60, PBCI_WT_LEN): /* optional iter.wide.Item g60 = 60 */
       field_60:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g60 == NULL) {
@@ -4900,7 +4900,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(61, PBCI_WT_LEN): /* optional iter.wide.Item g61 = 61 */
       field_61:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g61 == NULL) {
@@ -4920,7 +4920,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(62, PBCI_WT_LEN): /* optional iter.wide.Item g62 = 62 */
       field_62:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g62 == NULL) {
@@ -4940,7 +4940,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(63, PBCI_WT_LEN): /* optional iter.wide.Item g63 = 63 */
       field_63:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g63 == NULL) {
@@ -4960,7 +4960,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(64, PBCI_WT_LEN): /* optional iter.wide.Item g64 = 64 */
       field_64:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g64 == NULL) {
@@ -4980,7 +4980,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(65, PBCI_WT_LEN): /* optional iter.wide.Item g65 = 65 */
       field_65:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g65 == NULL) {
@@ -5000,7 +5000,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(66, PBCI_WT_LEN): /* optional iter.wide.Item g66 = 66 */
       field_66:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g66 == NULL) {
@@ -5020,7 +5020,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(100, PBCI_WT_LEN): /* oneof choice: iter.wide.Item c1 = 100 */
       field_100:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__WIDE__WIDE_GROUPS__CHOICE_C1 || msg->c1 == NULL) {
@@ -5041,7 +5041,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         break;
       case PBCI_TAG(101, PBCI_WT_LEN): /* oneof choice: iter.wide.Item c2 = 101 */
       field_101:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__WIDE__WIDE_GROUPS__CHOICE_C2 || msg->c2 == NULL) {
@@ -9752,7 +9752,7 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         break;
       case PBCI_TAG(65, PBCI_WT_LEN): /* optional iter.wide.Item item = 65 */
       field_65:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->item == NULL) {

@@ -484,11 +484,28 @@ PBCI_INLINE const uint8_t *pbci_try_len1(const uint8_t *p, const uint8_t *end,
 
 /* A length prefix of at most 5 bytes and at most INT_MAX whose value fits
  * in [p, end): returns the first value byte and sets *value_end. Inline
- * for lengths below 128 only: a longer value (a sub-message, say) costs far
- * more than the call, and every sub-message field carries this code. */
+ * for lengths below 128 only: a longer value costs far more than the call,
+ * and the sizers' loops and every repeated sub-message field carry this
+ * code (inline two-byte lengths made maps 3-7% slower: docs/design.md).
+ * Singular sub-messages take pbci_read_nested_len. */
 PBCI_INLINE const uint8_t *pbci_read_len(const uint8_t *p, const uint8_t *end,
                                            const uint8_t **value_end) {
   const uint8_t *v = pbci_try_len1(p, end, value_end);
+  if (v != NULL) return v;
+  {
+    PbciSpan r = pbci_read_len_slow(p, end);
+    *value_end = r.end;
+    return r.p;
+  }
+}
+
+/* pbci_read_len with two-byte lengths (128 to 16383) inline too, for
+ * singular sub-messages: they nest, so most of a chain's lengths take two
+ * bytes, and a message has few such fields to carry the code. */
+PBCI_INLINE const uint8_t *pbci_read_nested_len(const uint8_t *p,
+                                                const uint8_t *end,
+                                                const uint8_t **value_end) {
+  const uint8_t *v = pbci_try_short_len(p, end, value_end);
   if (v != NULL) return v;
   {
     PbciSpan r = pbci_read_len_slow(p, end);

@@ -238,7 +238,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
         break;
       case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.pkg.common.Point center = 3 */
       field_3:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->center == NULL) {
@@ -258,7 +258,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
         break;
       case PBCI_TAG(4, PBCI_WT_LEN): /* optional iter.pkg.nested.shapes.Polygon.Style style = 4 */
       field_4:
-        p = pbci_read_len(p, end, &value_end);
+        p = pbci_read_nested_len(p, end, &value_end);
         if (p == NULL) goto malformed;
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->style == NULL) {
