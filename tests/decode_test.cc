@@ -841,6 +841,43 @@ TEST(Api, UnpackMergeAppendsFromASecondBuffer) {
             second.bytes + used);
 }
 
+TEST(Api, MergeIntoAStructCopyLeavesTheOriginalsArrayAlone) {
+  // Three runs of Plain.list: the third finds an array of capacity 2 full
+  // and grows it to 4, leaving room for one more. A copy of the struct
+  // shares that array but is not its owner: a merge into the copy must
+  // move the elements rather than take the room, which the original's
+  // next merge takes.
+  PROTOBUF_C_ITER_BUFFER(buf, 512);
+  PROTOBUF_C_ITER_BUFFER(for_copy, 256);
+  PROTOBUF_C_ITER_BUFFER(for_original, 256);
+  const std::string in = Bytes({0x18, 0x01, 0x10, 0x07, 0x18, 0x02, 0x10, 0x08,
+                                0x18, 0x03});  // list 1, a, list 2, a, list 3
+  ASSERT_GT(iter__merge__plain__iter_unpack(Data(in), in.size(), buf.bytes,
+                                            sizeof buf.bytes),
+            0);
+  auto* original = reinterpret_cast<Iter__Merge__Plain*>(buf.bytes);
+  ASSERT_EQ(original->n_list, 3u);
+  Iter__Merge__Plain copy = *original;
+  const std::string five = Bytes({0x18, 0x05}), six = Bytes({0x18, 0x06});
+  ASSERT_GT(iter__merge__plain__iter_unpack_merge(&copy, Data(five),
+                                                  five.size(), for_copy.bytes,
+                                                  sizeof for_copy.bytes),
+            0);
+  ASSERT_GE(iter__merge__plain__iter_unpack_merge(
+                original, Data(six), six.size(), for_original.bytes,
+                sizeof for_original.bytes),
+            0);
+  ASSERT_EQ(copy.n_list, 4u);
+  ASSERT_EQ(original->n_list, 4u);
+  for (int i = 0; i < 3; i++) {
+    EXPECT_EQ(copy.list[i], i + 1);
+    EXPECT_EQ(original->list[i], i + 1);
+  }
+  EXPECT_EQ(copy.list[3], 5);
+  EXPECT_EQ(original->list[3], 6);
+  EXPECT_NE(copy.list, original->list);
+}
+
 TEST(Api, UnpackMergeIntoAnInitialisedStruct) {
   PROTOBUF_C_ITER_BUFFER(buf, 256);
   Iter__Merge__PackedField msg = ITER__MERGE__PACKED_FIELD__INIT;

@@ -897,18 +897,30 @@ void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
 /* pbci_grow_run for the first element of a run whose key [key, key_end)
  * is the field's usual key (`usual`, which the generated case checks: the
  * key the elements after it are predicted by): an empty array opens, with
- * one element. Otherwise, or without room for it, pbci_grow_run. */
+ * one element; an array its struct owns takes the room its header records
+ * (left by an earlier occurrence of a merged message: inline, since such
+ * a message's every occurrence comes here). Otherwise pbci_grow_run. */
 PBCI_INLINE void *pbci_start_run(PbciArena *a, void *array, const size_t *n,
                                  size_t *cap, size_t elem_size,
                                  const uint8_t *key, const uint8_t *key_end,
                                  const uint8_t *end, int usual) {
   /* Rounded already: one comparison with the room, not pbci_alloc's two. */
   const size_t bytes = pbci_array_bytes(1, elem_size);
-  if (usual && *n == 0 && (size_t)(a->hi - a->lo) >= bytes) {
-    void *elements = pbci_array_start(a->lo, 1, NULL);
-    a->lo += bytes;
-    *cap = 1;
-    return elements;
+  if (*n == 0) {
+    if (usual && (size_t)(a->hi - a->lo) >= bytes) {
+      void *elements = pbci_array_start(a->lo, 1, NULL);
+      a->lo += bytes;
+      *cap = 1;
+      return elements;
+    }
+  } else {
+    /* An array from an earlier occurrence (a merged message's): the room
+     * its header records, without the call. */
+    const PbciArrayHeader *h = pbci_array_header(array);
+    if (h->owner == n && h->cap > *n) {
+      *cap = h->cap;
+      return array;
+    }
   }
   return pbci_grow_run(a, array, n, cap, elem_size, key, key_end, end);
 }
