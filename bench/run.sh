@@ -30,14 +30,27 @@ mkdir -p "$results"
   --report_dir="$results" "$@"
 
 # Code size: each bench schema's generated decoders (.pb-iter.o) against
-# protoc-c's own .pb-c.o for the same file, as built above.
+# protoc-c's own .pb-c.o for the same file, as built above: the objects of
+# the schema libraries pbci_bench links (not every object under the build
+# directory, which may hold ones an earlier layout left).
+objects=$(mktemp -d)
+trap 'rm -rf "$objects"' EXIT
+link_dir=$build/bench
+i=0
+for lib in $(tr ' ' '\n' < "$link_dir/CMakeFiles/pbci_bench.dir/link.txt" |
+             grep -E '(^|/)lib(bench|dataset)-protos\.a$'); do
+  [[ $lib == /* ]] || lib=$link_dir/$lib
+  i=$((i + 1))
+  mkdir "$objects/$i" # in link order, one per library
+  (cd "$objects/$i" && ar x "$lib")
+done
 {
   echo
   echo "**Generated code size** (\`size\`: text + data bytes of the objects built above)"
   echo
   echo "| file | messages | protoc-c .pb-c.o | iter .pb-iter.o | iter / protoc-c | iter per message |"
   echo "|---|--:|--:|--:|--:|--:|"
-  find "$build" -name '*.pb-iter.c.o' | sort | while read -r iter_o; do
+  find "$objects" -name '*.pb-iter.c.o' | sort | while read -r iter_o; do
     pbc_o=${iter_o%.pb-iter.c.o}.pb-c.c.o
     [[ -f "$pbc_o" ]] || continue
     name=$(basename "${iter_o%.pb-iter.c.o}").proto

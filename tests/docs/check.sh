@@ -10,7 +10,8 @@
 #   - every x__iter_* function the pages name is one the plugin generates (in
 #     the golden header of a test proto);
 #   - README's and docs/benchmark.md's benchmark sections are what
-#     bench/publish.sh writes from the committed report.
+#     bench/publish.sh writes from the committed report, whose tables name
+#     each row once.
 #   tests/docs/check.sh [SOURCE_DIR]
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -112,6 +113,14 @@ else
     cmp -s "$page" "$scratch/$page" ||
       fail "$page is not what bench/publish.sh writes from bench/results/report.md (run it)"
   done
+  # Regression (CodeSizeTableListedStaleObjects): bench/run.sh took every
+  # object under its build directory, so a directory an earlier build
+  # layout had filled listed schemas two and three times.
+  repeated=$(awk -F'|' '!/^[|]/ { table++; next }
+                        !/^[|]-/ { if (seen[table, $2]++) print $2 }' \
+               bench/results/report.md)
+  [[ -z $repeated ]] ||
+    fail "bench/results/report.md: rows repeated within a table:"$'\n'"$repeated"
   grep -qE "^On the bench's [0-9]+ inputs it decodes [0-9.]+-[0-9.]+x" README.md ||
     fail "README.md: no speed-up sentence between the bench-headline markers"
   grep -qE '^[|] input [|] vs protobuf-c malloc [|]' README.md ||
