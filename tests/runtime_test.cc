@@ -249,8 +249,8 @@ PbciArena ArenaOf(std::vector<unsigned char>* buf, size_t size) {
   return a;
 }
 
-// The short-string path (one-byte length, up to 32 bytes, copied as
-// overlapping words) and the general one (longer values, two-byte lengths)
+// The short-string paths (one-byte length: copied inline or as fixed-size
+// moves) and the general one (longer values, two-byte lengths)
 // must copy every length exactly, take n + 1 bytes from the top and refuse a
 // buffer one byte short without touching it.
 TEST(Runtime, TakeStringCopiesEveryLengthAndItsNul) {
@@ -321,20 +321,31 @@ TEST(Runtime, TakeStringCopiesNearTheInputsStartAndWithLittleRoom) {
   }
 }
 
+// Validation on whichever path copies the value: a short one with little
+// room or near the input's start (out of line) and with both to spare (the
+// inline 16-byte move).
 TEST(Runtime, TakeStringValidatesUtf8WhenAsked) {
-  const std::vector<uint8_t> wire = LengthPrefixed({'o', 'k', 0xc3, 0x28});
-  std::vector<unsigned char> buf;
-  PbciArena a = ArenaOf(&buf, 16);
-  ptrdiff_t err = 0;
-  EXPECT_NE(
-      pbci_take_string(&a, wire.data(), wire.data() + wire.size(), &err).next,
-      nullptr);
-  a = ArenaOf(&buf, 16);
-  a.ctx.flags = PROTOBUF_C_ITER_VALIDATE_UTF8;
-  EXPECT_EQ(
-      pbci_take_string(&a, wire.data(), wire.data() + wire.size(), &err).next,
-      nullptr);
-  EXPECT_EQ(err, PROTOBUF_C_ITER_ERR_BAD_UTF8);
+  for (size_t before : {0, 20}) {
+    std::vector<uint8_t> input(before, 0x55);
+    const std::vector<uint8_t> wire = LengthPrefixed({'o', 'k', 0xc3, 0x28});
+    input.insert(input.end(), wire.begin(), wire.end());
+    const uint8_t* value = input.data() + before;
+    const uint8_t* end = input.data() + input.size();
+    for (size_t room : {16, 64}) {
+      std::vector<unsigned char> buf;
+      PbciArena a = ArenaOf(&buf, room);
+      a.ctx.data = input.data();
+      ptrdiff_t err = 0;
+      EXPECT_EQ(pbci_take_string(&a, value, end, &err).next, end)
+          << before << " " << room;
+      a = ArenaOf(&buf, room);
+      a.ctx.data = input.data();
+      a.ctx.flags = PROTOBUF_C_ITER_VALIDATE_UTF8;
+      EXPECT_EQ(pbci_take_string(&a, value, end, &err).next, nullptr)
+          << before << " " << room;
+      EXPECT_EQ(err, PROTOBUF_C_ITER_ERR_BAD_UTF8) << before << " " << room;
+    }
+  }
 }
 
 TEST(Runtime, TakeBytesCopiesOrAliases) {

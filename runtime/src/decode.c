@@ -534,7 +534,7 @@ PBCI_INLINE void copy_value(unsigned char *d, const uint8_t *src, size_t n) {
   }
 }
 
-/* Everything pbci_take_string's fast path leaves out: lengths over 127,
+/* Everything pbci_take_other_string's fast path leaves out: lengths over 127,
  * UTF-8 validation, failures. */
 static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
                                                  const uint8_t *end,
@@ -564,37 +564,19 @@ static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
   return r;
 }
 
-/* The 16 bytes before src_end to the 16 before d_end. */
-PBCI_INLINE void copy_16_before(unsigned char *d_end, const uint8_t *src_end) {
-  uint64_t w[2];
-  memcpy(w, src_end - 16, 16);
-  memcpy(d_end - 16, w, 16);
-}
-
-PbciString pbci_take_string(PbciArena *a, const uint8_t *p, const uint8_t *end,
-                            ptrdiff_t *err) {
-  /* The usual string: a one-byte length (so a value copy_short copies),
-   * room in the buffer, no validation. No calls, so no registers to save. */
+PbciString pbci_take_other_string(PbciArena *a, const uint8_t *p,
+                                  const uint8_t *end, ptrdiff_t *err) {
+  /* A one-byte length (so a value copy_short copies), room in the buffer,
+   * no validation. No calls, so no registers to save. */
   const uint8_t *value_end;
   const uint8_t *v = pbci_try_len1(p, end, &value_end);
-  const size_t room = (size_t)(a->hi - a->lo);
-  if (v != NULL && room > (size_t)(value_end - v) &&
+  if (v != NULL && (size_t)(a->hi - a->lo) > (size_t)(value_end - v) &&
       !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
     PbciString r;
     size_t n = (size_t)(value_end - v);
     a->hi -= n + 1;
     r.s = (char *)a->hi;
-    if (n <= 16 && (size_t)(value_end - a->ctx.data) >= 16 &&
-        room - (n + 1) >= 16) {
-      /* Most strings: one 16-byte move ending where the value ends, the
-       * same for every length, where copy_short branches on it. The bytes
-       * before the value are the input's (its key and length, earlier
-       * fields), and those before the copy free space, whose contents are
-       * unspecified. */
-      copy_16_before(a->hi + n, value_end);
-    } else {
-      copy_short(a->hi, v, n);
-    }
+    copy_short(a->hi, v, n);
     r.s[n] = '\0';
     r.next = value_end;
     return r;
