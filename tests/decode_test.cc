@@ -190,6 +190,9 @@ TEST(Regression, OverlongVarintInPackedRunStopsTheReserveScan) {
 // 11 bytes (11 is over-long), sometimes a cut last varint; lengths up to 80
 // bytes, and around 2040 and 4080 bytes, where the count's word lanes are
 // summed and start again (also with every other byte a continuation byte).
+// In one case of five the values are long (3 to 10 bytes, sometimes 11),
+// as random 64-bit values are: runs of them are read a word a value; in
+// another mostly two bytes (small deltas), read four at once.
 TEST(PackedRuns, RandomVarintRunsMatchProtobufC) {
   const IterType& t = TypeNamed("iter.test.Scalars2");
   std::mt19937 rng(2026);
@@ -204,8 +207,15 @@ TEST(PackedRuns, RandomVarintRunsMatchProtobufC) {
       // Two-byte values only, in one case of 50: every other byte lane of
       // each word counts a continuation byte, the most a lane can hold.
       const bool two_byte = i % 50 == 2;
+      const bool long_values = i % 5 == 4, deltas = i % 5 == 3;
+      auto value_bytes = [&]() -> uint32_t {
+        if (two_byte) return 2;
+        if (long_values) return below(40) == 0 ? 11 : 3 + below(8);
+        if (deltas) return below(8) != 0 ? 2 : 1;
+        return below(4) != 0 ? 1 : 2 + below(10);
+      };
       while (run.size() < length) {
-        const uint32_t bytes = two_byte ? 2 : below(4) != 0 ? 1 : 2 + below(10);
+        const uint32_t bytes = value_bytes();
         for (uint32_t b = 0; b + 1 < bytes; b++) run += static_cast<char>(0x80 | below(128));
         run += static_cast<char>(below(field == 45u ? 2 : 128));
       }
@@ -223,18 +233,24 @@ TEST(PackedRuns, RandomVarintRunsMatchProtobufC) {
 }
 
 // An over-long varint after a whole word of one-byte values, after a
-// multi-byte one and as the run's first, in each varint kind: malformed
-// with room to spare, as with room for the struct alone. Runs over 16
-// bytes (counted first), and the same shapes in short ones.
+// multi-byte one and as the run's first, among long values, in each varint
+// kind: malformed with room to spare, as with room for the struct alone. Runs
+// over 16 bytes (counted first), and the same shapes in short ones.
 TEST(PackedRuns, OverlongVarintIsMalformedWhereverItIs) {
   const IterType& t = TypeNamed("iter.test.Scalars2");
   const std::string overlong = std::string(10, '\x81') + "\x01";
   const std::string tail(8, '\x01');
+  // 9, 10 and 4 bytes: runs of them are read a word a value.
+  const std::string long_values = "\x81\x82\x83\x84\x85\x86\x87\x88\x09" +
+                                  std::string(9, '\xff') +
+                                  "\x01\xff\xff\xff\x7f";
   for (uint32_t field : {41u, 42u, 45u, 46u}) {
     for (const std::string& run :
          {overlong + tail, std::string(8, '\x01') + overlong + "\x01",
-          "\x96\x01" + overlong + tail, std::string(3, '\x00') + overlong + std::string(20, '\x01'),
-          overlong, "\x96\x01" + overlong}) {
+          "\x96\x01" + overlong + tail,
+          std::string(3, '\x00') + overlong + std::string(20, '\x01'), overlong,
+          "\x96\x01" + overlong, long_values + overlong + "\x01",
+          long_values + long_values + overlong, overlong + long_values}) {
       const std::string in = LenField(field, run);
       EXPECT_EQ(t.unpacked_size(Data(in), in.size()), PROTOBUF_C_ITER_ERR_MALFORMED);
       std::vector<uint64_t> big(1024);

@@ -326,10 +326,31 @@ PBCI_INLINE unsigned pbci_varint_word(const uint8_t *p, uint64_t *v) {
   memcpy(&w, p, sizeof w);
   last = ~w & UINT64_C(0x8080808080808080); /* bit 7 of each last byte */
   if (last == 0) return 0;
-  /* The bytes up to the first last byte. */
-  *v = pbci_gather7(w & (((last & (0 - last)) << 1) - 1));
+  /* The bytes up to the first last byte: the bits up to its bit 7. */
+  *v = pbci_gather7(w & (last ^ (last - 1)));
   return (unsigned)(pbci_ctz64(last) >> 3) + 1;
 }
+
+#if PBCI_LITTLE_ENDIAN
+/* pbci_read_run_varint where at least 8 bytes of the run are left: any
+ * length read from a word, without the checks for one and two bytes. */
+PBCI_INLINE const uint8_t *pbci_read_run_word(const uint8_t *p, uint64_t *v) {
+  uint64_t r;
+  unsigned i;
+  if ((i = pbci_varint_word(p, v)) != 0) return p + i;
+  /* Eight bytes continue, so p[8] is in the run, and p[9] too when p[8]
+   * continues. */
+  memcpy(&r, p, sizeof r);
+  r = pbci_gather7(r) | (uint64_t)(p[8] & 0x7f) << 56;
+  if (p[8] < 0x80) {
+    *v = r;
+    return p + 9;
+  }
+  if (p[9] >= 0x80) return NULL;
+  *v = r | (uint64_t)p[9] << 63;
+  return p + 10;
+}
+#endif
 
 /* A varint inside a packed run [p, end) whose last byte ends a varint
  * (end[-1] < 0x80), so that every varint of the run ends inside it and only
@@ -351,20 +372,7 @@ PBCI_INLINE const uint8_t *pbci_read_run_varint(const uint8_t *p,
     return p + 2;
   }
 #if PBCI_LITTLE_ENDIAN
-  if ((size_t)(end - p) >= 8) {
-    if ((i = pbci_varint_word(p, v)) != 0) return p + i;
-    /* Eight bytes continue, so p[8] is in the run, and p[9] too when p[8]
-     * continues. */
-    memcpy(&r, p, sizeof r);
-    r = pbci_gather7(r) | (uint64_t)(p[8] & 0x7f) << 56;
-    if (p[8] < 0x80) {
-      *v = r;
-      return p + 9;
-    }
-    if (p[9] >= 0x80) return NULL;
-    *v = r | (uint64_t)p[9] << 63;
-    return p + 10;
-  }
+  if ((size_t)(end - p) >= 8) return pbci_read_run_word(p, v);
 #else
   (void)end;
 #endif
