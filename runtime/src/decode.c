@@ -205,10 +205,11 @@ PBCI_INLINE unsigned char *store_varint(unsigned char *out, uint64_t v,
  * varint is over 10 bytes (the count does not look for them), else 1.
  * Varints: a one-byte value is tried as the first of eight at once (small
  * values, the usual case), longer ones without bounds checks (the run ends
- * with a last byte) and without that try; in a run of long values (count
- * says so), each from a word, 1 to 10 bytes alike. Bools: eight one-byte ones
- * at once too, others as pbci_read_bool reads them. Fixed-width values: on a
- * little-endian host the wire bytes are the array's bytes. */
+ * with a last byte) and without that try, two-byte ones as the first of four
+ * at once; in a run of long values (count says so), each from a word, 1 to
+ * 10 bytes alike. Bools: eight one-byte ones at once too, others as
+ * pbci_read_bool reads them. Fixed-width values: on a little-endian host
+ * the wire bytes are the array's bytes. */
 PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
                           const uint8_t *end, size_t count, unsigned kind) {
   uint64_t v;
