@@ -274,14 +274,11 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
     }
 #if PBCI_LITTLE_ENDIAN
     if (p[0] >= 0x80 && (size_t)(end - p) >= 8) {
-      /* Four two-byte values at once (small deltas, say): each 16-bit
-       * lane's two 7-bit groups put together. */
+      /* Four two-byte values at once (small deltas, say). */
       uint64_t w;
       memcpy(&w, p, sizeof w);
       if ((w & UINT64_C(0x8080808080808080)) == UINT64_C(0x0080008000800080)) {
-        w &= UINT64_C(0x7f7f7f7f7f7f7f7f);
-        w = ((w >> 1) & UINT64_C(0x3f803f803f803f80)) |
-            (w & UINT64_C(0x007f007f007f007f));
+        w = pbci_gather7_pairs(w);
         for (i = 0; i < 4; i++) {
           out = store_varint(out, (uint16_t)(w >> 16 * i), kind);
         }

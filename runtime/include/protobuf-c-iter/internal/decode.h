@@ -308,12 +308,20 @@ PBCI_INLINE const uint8_t *pbci_read_varint(const uint8_t *p,
   }
 }
 
+/* The first step of pbci_gather7: the 7-bit groups of each pair of bytes
+ * of x put together in its 16-bit lane (14 bits each), as four two-byte
+ * varints read at once. */
+PBCI_INLINE uint64_t pbci_gather7_pairs(uint64_t x) {
+  x &= UINT64_C(0x7f7f7f7f7f7f7f7f);
+  return ((x & UINT64_C(0x7f007f007f007f00)) >> 1) |
+         (x & UINT64_C(0x007f007f007f007f));
+}
+
 /* The 7-bit groups of the bytes of x (as loaded from memory on a
  * little-endian host) put together: 56 bits. Three steps of pairs rather
  * than one byte at a time. */
 PBCI_INLINE uint64_t pbci_gather7(uint64_t x) {
-  x &= UINT64_C(0x7f7f7f7f7f7f7f7f);
-  x = ((x & UINT64_C(0x7f007f007f007f00)) >> 1) | (x & UINT64_C(0x007f007f007f007f));
+  x = pbci_gather7_pairs(x);
   x = ((x & UINT64_C(0x3fff00003fff0000)) >> 2) | (x & UINT64_C(0x00003fff00003fff));
   return ((x & UINT64_C(0x0fffffff00000000)) >> 4) | (x & UINT64_C(0x000000000fffffff));
 }
