@@ -1,11 +1,15 @@
-// The generated inputs: messages like the seed's rows, an RTB bid request,
-// a FileDescriptorSet and four stress shapes, built with libprotobuf from
-// a fixed pseudo-random sequence (the merged shape by hand) so every run
-// times the same bytes.
+// The generated inputs: messages like the seed's rows, an RTB bid request
+// (and the same with its fields out of order), a FileDescriptorSet and four
+// stress shapes, built with libprotobuf from a fixed pseudo-random sequence
+// (the merged shape by hand) so every run times the same bytes.
 #include "inputs.h"
 
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -217,6 +221,54 @@ std::string MergedWire() {
   return s;
 }
 
+// The message `wire` of type `type` with its fields written again in
+// descending number order (each field's own elements kept in order), and
+// each sub-message's likewise: the same message, its fields where no
+// serializer puts them (all write in number order), for decoders that
+// expect the next field in that order.
+std::string DescendingWire(const google::protobuf::Descriptor* type,
+                           const std::string& wire) {
+  using google::protobuf::FieldDescriptor;
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedInputStream;
+  std::vector<std::pair<uint32_t, std::string>> fields;
+  CodedInputStream in(reinterpret_cast<const uint8_t*>(wire.data()),
+                      static_cast<int>(wire.size()));
+  for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
+    const uint32_t number = WireFormatLite::GetTagFieldNumber(tag);
+    const FieldDescriptor* f =
+        type->FindFieldByNumber(static_cast<int>(number));
+    std::string out;
+    google::protobuf::io::StringOutputStream os(&out);
+    {
+      google::protobuf::io::CodedOutputStream co(&os);
+      if (WireFormatLite::GetTagWireType(tag) ==
+          WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        std::string value;
+        uint32_t len;
+        Check(in.ReadVarint32(&len) &&
+              in.ReadString(&value, static_cast<int>(len)));
+        if (f != nullptr && f->type() == FieldDescriptor::TYPE_MESSAGE) {
+          value = DescendingWire(f->message_type(), value);
+        }
+        co.WriteTag(tag);
+        co.WriteVarint32(static_cast<uint32_t>(value.size()));
+        co.WriteString(value);
+      } else {
+        Check(
+            WireFormatLite::SkipField(&in, tag, &co));  // copies key and value
+      }
+    }
+    fields.emplace_back(number, out);
+  }
+  std::stable_sort(
+      fields.begin(), fields.end(),
+      [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string s;
+  for (const auto& f : fields) s += f.second;
+  return s;
+}
+
 }  // namespace
 
 Codec MakeCodec(const ProtobufCMessageDescriptor* pbc,
@@ -269,9 +321,14 @@ bool GeneratedInputs(const std::string& descriptor_set, std::vector<Input>* out,
         r->SetString(m, f, rng.Words(30, 60));
       },
       out);
+  const std::string bid_request = BidRequestWire(&rng);
   out->push_back({"rtb_bid_request", "generated",
-                  PBCI_BENCH_CODEC(pbci__bench__bid_request),
-                  BidRequestWire(&rng)});
+                  PBCI_BENCH_CODEC(pbci__bench__bid_request), bid_request});
+  out->push_back(
+      {"rtb_reversed",
+       "rtb_bid_request, every message's fields in descending order",
+       PBCI_BENCH_CODEC(pbci__bench__bid_request),
+       DescendingWire(pbci::bench::BidRequest::descriptor(), bid_request)});
   Input fds{"descriptor_set", "protoc --descriptor_set_out of descriptor.proto",
             PBCI_BENCH_CODEC(google__protobuf__file_descriptor_set),
             ""};

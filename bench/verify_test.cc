@@ -2,7 +2,13 @@
 // could time the wrong thing.
 #include "verify.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
 
 #include "decoders.h"
 #include "inputs.h"
@@ -29,7 +35,7 @@ Input Named(const std::string& name) {
 
 TEST(BenchVerify, EveryGeneratedInputAgrees) {
   std::vector<Input> inputs = Inputs();
-  ASSERT_EQ(inputs.size(), 10u);
+  ASSERT_EQ(inputs.size(), 11u);
   for (const Input& in : inputs) {
     EXPECT_EQ(Verify(in), "") << in.name;
     EXPECT_GT(in.bytes.size(), 0u) << in.name;
@@ -45,6 +51,58 @@ TEST(BenchVerify, GeneratedRowsHaveTheSeedsShape) {
   EXPECT_GT(Named("descriptor_set").bytes.size(), 5000u);
   // 500 occurrences of a four-byte sub-message.
   EXPECT_EQ(Named("merged500").bytes.size(), 2000u);
+}
+
+// The numbers of the fields of the message `wire` in the order they come,
+// and in *value the value of the first field numbered `number` (length-
+// delimited).
+std::vector<int> FieldOrder(const std::string& wire, int number = 0,
+                            std::string* value = nullptr) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(wire.data()),
+      static_cast<int>(wire.size()));
+  std::vector<int> numbers;
+  for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
+    const int n = WireFormatLite::GetTagFieldNumber(tag);
+    uint32_t len;
+    std::string bytes;
+    if (WireFormatLite::GetTagWireType(tag) ==
+        WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      EXPECT_TRUE(in.ReadVarint32(&len) &&
+                  in.ReadString(&bytes, static_cast<int>(len)));
+      if (n == number && value != nullptr && value->empty()) *value = bytes;
+    } else {
+      EXPECT_TRUE(WireFormatLite::SkipField(&in, tag));
+    }
+    numbers.push_back(n);
+  }
+  return numbers;
+}
+
+// Whether `numbers` descend (equal neighbours are one repeated field).
+bool Descending(const std::vector<int>& numbers) {
+  return numbers.size() > 1 && numbers.front() > numbers.back() &&
+         std::is_sorted(numbers.rbegin(), numbers.rend());
+}
+
+TEST(BenchVerify, ReversedBidRequestIsTheSameMessageInDescendingOrder) {
+  const Input in_order = Named("rtb_bid_request"),
+              reversed = Named("rtb_reversed");
+  std::unique_ptr<google::protobuf::Message> a(in_order.codec.cpp->New());
+  std::unique_ptr<google::protobuf::Message> b(reversed.codec.cpp->New());
+  ASSERT_TRUE(a->ParseFromString(in_order.bytes));
+  ASSERT_TRUE(b->ParseFromString(reversed.bytes));
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*a, *b));
+  EXPECT_EQ(reversed.bytes.size(), in_order.bytes.size());
+  // Descending at the top, in an impression (field 2) and in its banner
+  // (field 2 there), which in order would all ascend.
+  std::string imp, banner;
+  EXPECT_TRUE(Descending(FieldOrder(reversed.bytes, 2, &imp)));
+  EXPECT_TRUE(Descending(FieldOrder(imp, 2, &banner)));
+  EXPECT_TRUE(Descending(FieldOrder(banner)));
+  const std::vector<int> ascending = FieldOrder(in_order.bytes);
+  EXPECT_TRUE(std::is_sorted(ascending.begin(), ascending.end()));
 }
 
 TEST(BenchVerify, InputsAreDeterministic) {
