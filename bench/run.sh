@@ -10,7 +10,8 @@
 # README.md, each between its bench-report markers.
 #
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
-#   ROUNDS=20 MIN_TIME=0.2 bench/run.sh  (default 10 rounds x 0.1 s)
+#   ROUNDS=200 bench/run.sh              (default 100 rounds x 0.01 s: short
+#                                         slices, see bench/README.md)
 #   BUILD_DIR=dir bench/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +26,8 @@ cmake --build "$build" -j "$(nproc)" --target pbci_bench
 results=$root/bench/results
 mkdir -p "$results"
 "$build/bench/pbci_bench" \
-  --rounds="${ROUNDS:-10}" \
-  --benchmark_min_time="${MIN_TIME:-0.1}" \
+  --rounds="${ROUNDS:-100}" \
+  --benchmark_min_time="${MIN_TIME:-0.01}" \
   --report_dir="$results" "$@"
 
 # Code size: each bench schema's generated decoders (.pb-iter.o) against
