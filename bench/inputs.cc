@@ -261,6 +261,7 @@ std::string DescendingWire(const google::protobuf::Descriptor* type,
     }
     fields.emplace_back(number, out);
   }
+  Check(in.ConsumedEntireMessage());  // not stopped by a malformed tag
   std::stable_sort(
       fields.begin(), fields.end(),
       [](const auto& a, const auto& b) { return a.first > b.first; });
