@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -122,7 +123,7 @@ std::string TargetsTable(const std::vector<Input>& inputs,
         met++;
       } else {
         missed += (missed.empty() ? "" : ", ") + inputs[i].name + " " +
-                  Fmt("%.2f", t.ratios[i]) + "x";
+                  MissedRatio(t.ratios[i], t.at_least);
       }
     }
     md << "| " << t.what << " | " << met << " of " << applies << " | "
@@ -498,6 +499,15 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
     return false;
   }
   return true;
+}
+
+std::string MissedRatio(double ratio, double target) {
+  std::string shown;
+  for (const char* format : {"%.2f", "%.3f", "%.4f", "%.6f"}) {
+    shown = Fmt(format, ratio);
+    if (std::strtod(shown.c_str(), nullptr) < target) break;
+  }
+  return shown + "x";
 }
 
 }  // namespace pbci_bench

@@ -84,6 +84,11 @@ class RaceReporter : public benchmark::ConsoleReporter {
   bool context_reported_ = false;
 };
 
+// How the targets table shows a ratio that misses `target`: two decimals,
+// or as many more as it takes to show it below (1.297 as "1.297x", not
+// "1.30x").
+std::string MissedRatio(double ratio, double target);
+
 }  // namespace pbci_bench
 
 #endif  // PROTOBUF_C_ITER_BENCH_REPORT_H_
