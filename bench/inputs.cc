@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "google/protobuf/descriptor.pb-iter.h"
 #include "rows.pb-iter.h"
@@ -230,43 +231,35 @@ std::string DescendingWire(const google::protobuf::Descriptor* type,
                            const std::string& wire) {
   using google::protobuf::FieldDescriptor;
   using google::protobuf::internal::WireFormatLite;
-  using google::protobuf::io::CodedInputStream;
-  std::vector<std::pair<uint32_t, std::string>> fields;
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(wire.data()),
-                      static_cast<int>(wire.size()));
-  for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
-    const uint32_t number = WireFormatLite::GetTagFieldNumber(tag);
-    const FieldDescriptor* f =
-        type->FindFieldByNumber(static_cast<int>(number));
-    std::string out;
-    google::protobuf::io::StringOutputStream os(&out);
-    {
-      google::protobuf::io::CodedOutputStream co(&os);
-      if (WireFormatLite::GetTagWireType(tag) ==
-          WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-        std::string value;
-        uint32_t len;
-        Check(in.ReadVarint32(&len) &&
-              in.ReadString(&value, static_cast<int>(len)));
-        if (f != nullptr && f->type() == FieldDescriptor::TYPE_MESSAGE) {
-          value = DescendingWire(f->message_type(), value);
-        }
-        co.WriteTag(tag);
-        co.WriteVarint32(static_cast<uint32_t>(value.size()));
-        co.WriteString(value);
-      } else {
-        Check(
-            WireFormatLite::SkipField(&in, tag, &co));  // copies key and value
-      }
+  std::vector<WireField> fields;
+  Check(SplitFields(wire, &fields));
+  for (WireField& f : fields) {
+    const FieldDescriptor* d =
+        type->FindFieldByNumber(WireFormatLite::GetTagFieldNumber(f.tag));
+    if (WireFormatLite::GetTagWireType(f.tag) ==
+            WireFormatLite::WIRETYPE_LENGTH_DELIMITED &&
+        d != nullptr && d->type() == FieldDescriptor::TYPE_MESSAGE) {
+      f.value = DescendingWire(d->message_type(), f.value);
     }
-    fields.emplace_back(number, out);
   }
-  Check(in.ConsumedEntireMessage());  // not stopped by a malformed tag
-  std::stable_sort(
-      fields.begin(), fields.end(),
-      [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const WireField& a, const WireField& b) {
+                     return WireFormatLite::GetTagFieldNumber(a.tag) >
+                            WireFormatLite::GetTagFieldNumber(b.tag);
+                   });
   std::string s;
-  for (const auto& f : fields) s += f.second;
+  {
+    google::protobuf::io::StringOutputStream os(&s);
+    google::protobuf::io::CodedOutputStream out(&os);
+    for (const WireField& f : fields) {
+      out.WriteTag(f.tag);
+      if (WireFormatLite::GetTagWireType(f.tag) ==
+          WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        out.WriteVarint32(static_cast<uint32_t>(f.value.size()));
+      }
+      out.WriteString(f.value);
+    }
+  }
   return s;
 }
 
@@ -281,6 +274,31 @@ Codec MakeCodec(const ProtobufCMessageDescriptor* pbc,
   const google::protobuf::Message* cpp =
       d ? google::protobuf::MessageFactory::generated_factory()->GetPrototype(d) : nullptr;
   return Codec{pbc, iter_unpack, iter_unpacked_size, iter_type, cpp};
+}
+
+bool SplitFields(const std::string& wire, std::vector<WireField>* fields) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(wire.data()),
+      static_cast<int>(wire.size()));
+  for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
+    WireField f{tag, {}};
+    if (WireFormatLite::GetTagWireType(tag) ==
+        WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      uint32_t len;
+      if (!in.ReadVarint32(&len) ||
+          !in.ReadString(&f.value, static_cast<int>(len))) {
+        return false;
+      }
+    } else {
+      const int start = in.CurrentPosition();
+      if (!WireFormatLite::SkipField(&in, tag)) return false;
+      f.value = wire.substr(static_cast<size_t>(start),
+                            static_cast<size_t>(in.CurrentPosition() - start));
+    }
+    fields->push_back(std::move(f));
+  }
+  return in.ConsumedEntireMessage();  // not stopped by a malformed tag
 }
 
 bool ReadFile(const std::string& path, std::string* bytes) {

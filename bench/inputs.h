@@ -59,6 +59,18 @@ bool DatasetInputs(const std::string& dir, std::vector<Input>* out, std::string*
 // Reads a whole file.
 bool ReadFile(const std::string& path, std::string* bytes);
 
+// One field of an encoded message as it comes: its tag, and its value: a
+// length-delimited one's bytes after the length, any other's bytes after
+// the key.
+struct WireField {
+  uint32_t tag;
+  std::string value;
+};
+
+// The fields of the message `wire`, in order, into *fields. Returns false
+// when it is malformed.
+bool SplitFields(const std::string& wire, std::vector<WireField>* fields);
+
 }  // namespace pbci_bench
 
 #endif  // PROTOBUF_C_ITER_BENCH_INPUTS_H_

@@ -2,7 +2,6 @@
 // could time the wrong thing.
 #include "verify.h"
 
-#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/util/message_differencer.h>
 #include <google/protobuf/wire_format_lite.h>
 #include <gtest/gtest.h>
@@ -60,22 +59,12 @@ TEST(BenchVerify, GeneratedRowsHaveTheSeedsShape) {
 std::vector<int> FieldOrder(const std::string& wire, int number = 0,
                             std::string* value = nullptr) {
   using google::protobuf::internal::WireFormatLite;
-  google::protobuf::io::CodedInputStream in(
-      reinterpret_cast<const uint8_t*>(wire.data()),
-      static_cast<int>(wire.size()));
+  std::vector<WireField> fields;
+  EXPECT_TRUE(SplitFields(wire, &fields));
   std::vector<int> numbers;
-  for (uint32_t tag; (tag = in.ReadTag()) != 0;) {
-    const int n = WireFormatLite::GetTagFieldNumber(tag);
-    uint32_t len;
-    std::string bytes;
-    if (WireFormatLite::GetTagWireType(tag) ==
-        WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-      EXPECT_TRUE(in.ReadVarint32(&len) &&
-                  in.ReadString(&bytes, static_cast<int>(len)));
-      if (n == number && value != nullptr && value->empty()) *value = bytes;
-    } else {
-      EXPECT_TRUE(WireFormatLite::SkipField(&in, tag));
-    }
+  for (const WireField& f : fields) {
+    const int n = WireFormatLite::GetTagFieldNumber(f.tag);
+    if (n == number && value != nullptr && value->empty()) *value = f.value;
     numbers.push_back(n);
   }
   return numbers;
