@@ -276,6 +276,7 @@ FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
 // runtime too, which reports its own failures.
 DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
   DecoderShape d;
+  bool grows = false, required = false;
   for (const FieldModel& f : fields) {
     const bool inline_scalar = !f.packed;
     d.varint = d.varint || (f.read == ReadKind::kVarint && inline_scalar);
@@ -285,7 +286,10 @@ DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
     d.sub_messages = d.sub_messages || f.read == ReadKind::kMessage;
     d.no_memory = d.no_memory || (f.repeated && !f.packed) ||
                   f.read == ReadKind::kMessage;
+    grows = grows || f.repeated || f.read == ReadKind::kMessage;
+    required = required || f.required_bit >= 0;
   }
+  d.goes_on = grows && !required;
   return d;
 }
 

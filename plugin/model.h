@@ -160,6 +160,12 @@ struct DecoderShape {
   bool sub_messages = false;  // value_end, the depth check and too_deep:
                               // otherwise depth is unused
   bool no_memory = false;     // arrays grown or sub-messages allocated inline
+  // Whether it goes on into the parent's next occurrence of the same field
+  // (PbciNext): for types whose instances grow as occurrences merge
+  // (arrays, sub-messages); not with required fields, which each
+  // occurrence must hold (checked at its end, as protobuf-c does). Others
+  // return after each occurrence, without the test.
+  bool goes_on = false;
 };
 
 struct MessageModel {

@@ -28,6 +28,15 @@ Vars FieldVars(const MessageModel& m, const FieldModel& f) {
               {"base", m.base_member}};
 }
 
+std::string UsualKey(const FieldModel& f) {
+  if (f.usual_key.empty()) return "PBCI_KEY_NONE";
+  unsigned key = f.usual_key[0];
+  if (f.usual_key.size() == 2) key |= unsigned{f.usual_key[1]} << 8;
+  char hex[8];
+  snprintf(hex, sizeof hex, "0x%02x", key);
+  return hex;
+}
+
 std::string WireTypeMacro(WireType wt) {
   switch (wt) {
     case kWireVarint:

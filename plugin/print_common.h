@@ -21,6 +21,11 @@ using Vars = std::map<std::string, std::string>;
 // $struct$ and $base$.
 Vars FieldVars(const MessageModel& m, const FieldModel& f);
 
+// The usual key's bytes as PbciFieldInfo::key and PbciNext::key hold
+// them, first byte low: "0x0a", "0x01a2"; "PBCI_KEY_NONE" from field number
+// 2048.
+std::string UsualKey(const FieldModel& f);
+
 // The runtime's name of a wire type: "PBCI_WT_VARINT", ...
 std::string WireTypeMacro(WireType wt);
 

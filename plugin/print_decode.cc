@@ -155,10 +155,28 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
         if (msg->$member$ == NULL) goto no_memory;
         PBCI_SET_UP(msg->$member$, $sub_struct$, $sub_init$, $sub_prototype$);
-      }
-      r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1);
-      if (r < 0) goto fail;
+        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
 )");
+      if (f.usual_key.empty()) {
+        // No key for PbciNext to hold: each occurrence comes back here.
+        p->Print(vars, R"(      } else {
+        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
+      }
+)");
+      } else {
+        // A merge: the decoder may go on into the occurrences after it, and
+        // say where they end (PbciNext). Only merges pass it, so that the
+        // usual path, a field sent once, pays no more than a NULL.
+        vars["key"] = UsualKey(f);
+        p->Print(vars, R"(      } else {
+        /* A merge: the occurrences right after it may merge there too. */
+        PbciNext merge = {end, $key$, value_end};
+        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, &merge);
+        value_end = merge.stop;
+      }
+)");
+      }
+      p->Print("      if (r < 0) goto fail;\n");
       PrintSingularMarks(f, vars, p);
       p->Print("      p = value_end;\n");
       break;
@@ -247,7 +265,7 @@ void PrintUnpacked(const FieldModel& f, Vars vars, Printer* p) {
         if (sub == NULL) goto no_memory;
         PBCI_SET_UP(sub, $sub_struct$, $sub_init$, $sub_prototype$);
         msg->$member$[msg->$count$++] = sub;
-        r = $sub_decode$(sub, p, value_end, arena, depth + 1);
+        r = $sub_decode$(sub, p, value_end, arena, depth + 1, NULL);
         if (r < 0) goto fail;
       }
       p = value_end;
@@ -299,7 +317,7 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   $struct$ *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -318,6 +336,13 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
              "n", std::to_string(RequiredWords(m)));
   }
   if (!d.sub_messages) p->Print("  (void)depth;\n");
+  if (!d.goes_on) {
+    p->Print(m.n_required_bits > 0
+                 ? "  (void)next; /* each occurrence returns, its required "
+                   "fields checked */\n"
+                 : "  (void)next; /* each occurrence returns: merges grow "
+                   "nothing here */\n");
+  }
   for (const FieldModel& f : m.fields) {
     if (f.repeated) {
       p->Print("  size_t $cap$ = msg->$count$; /* capacity of $member$ */\n",
@@ -328,6 +353,7 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
       "  size_t unknown_cap = msg->$base$.n_unknown_fields; /* capacity of "
       "unknown_fields */\n",
       "base", m.base_member);
+  if (d.goes_on) p->Print("occurrence:\n");
   p->Print(R"(  while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -357,7 +383,25 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
   }
 )");
   PrintRequiredCheck(m, "&arena->ctx", p);
-  p->Print("  return 0;\n");
+  if (d.goes_on) {
+    p->Print(R"(  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
+  return 0;
+)");
+  } else {
+    p->Print("  return 0;\n");
+  }
   if (d.sub_messages) {
     p->Print(R"(too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;

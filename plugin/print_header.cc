@@ -46,10 +46,11 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 )",
       "version", PROTOC_GEN_ITER_VERSION, "version_number",
-      std::to_string(PROTOC_GEN_ITER_VERSION_NUMBER), "proto", file.proto_name, "guard",
-      file.header_guard, "pbc_header", file.pbc_header);
+      std::to_string(PROTOC_GEN_ITER_VERSION_NUMBER), "proto", file.proto_name,
+      "guard", file.header_guard, "pbc_header", file.pbc_header);
   for (const MessageModel& m : file.messages) {
     p->Print(
         R"(
@@ -108,7 +109,8 @@ size_t $unpacked_size_bound$(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t $decode$(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage $message$;
 extern const $struct$ $prototype$;
 )",

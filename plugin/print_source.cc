@@ -29,7 +29,7 @@ ptrdiff_t $unpack$(const uint8_t *data, size_t len, void *buf,
   if (msg == NULL) return r;
   $init$(msg);
   return pbci_unpack_end(&arena, $decode$(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 )",
            "type", m.sym.type, "descriptor", m.descriptor, "message",

@@ -73,19 +73,9 @@ std::string Flags(const FieldModel& f) {
   return flags.empty() ? "0" : flags;
 }
 
-// The usual key's bytes as PbciFieldInfo::key holds them, first byte low.
-std::string Key(const FieldModel& f) {
-  if (f.usual_key.empty()) return "PBCI_KEY_NONE";
-  unsigned key = f.usual_key[0];
-  if (f.usual_key.size() == 2) key |= unsigned{f.usual_key[1]} << 8;
-  char hex[8];
-  snprintf(hex, sizeof hex, "0x%02x", key);
-  return hex;
-}
-
 void PrintFieldInfo(const MessageModel& m, const FieldModel& f, Printer* p) {
   Vars vars = FieldVars(m, f);
-  vars["key"] = Key(f);
+  vars["key"] = UsualKey(f);
   vars["kind"] = Kind(f);
   vars["wire_types"] = WireTypes(f);
   vars["flags"] = Flags(f);

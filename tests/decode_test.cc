@@ -472,6 +472,48 @@ TEST(SeedMessages, TruncatedVarintIsMalformed) {
   EXPECT_EQ(CheckAgainstProtobufC(t, in), "");
 }
 
+// ---- merged occurrences ----
+
+// A singular sub-message sent again and again: its decoder goes on into the
+// parent's next occurrence itself (PbciNext) while the field comes again
+// with its usual key. Runs broken every way a parent can break them merge
+// as the specification says (each copy decoded alone by protobuf-c, then
+// merged), with unpacked_size equal to unpack's use.
+TEST(MergedOccurrences, RunsBrokenAnyWayMergeAsTheSpecificationSays) {
+  std::vector<std::string> plain, merge_test, all3;
+  for (int i = 0; i < 24; i++) {
+    const uint64_t u = static_cast<uint64_t>(i);
+    // Plain.child: list elements, bytes, an unknown field, its own child
+    // (merging a level down) every third time.
+    std::string part = VarintField(3, u) + VarintField(3, 1000 + u) +
+                       LenField(1, std::string(u % 4, 'x')) +
+                       VarintField(50 + i % 2, u);
+    if (i % 3 == 0) part += LenField(4, VarintField(3, u) + VarintField(2, u));
+    switch (i % 6) {
+      case 1:  // a field of the parent between
+        plain.push_back(VarintField(2, u));
+        break;
+      case 3:  // the field's key over-long (0xa2 0x00): not its usual key
+        plain.push_back(Bytes({0xa2, 0x00}) + Delimited(part));
+        continue;
+      case 5:  // an unknown field of the parent between
+        plain.push_back(LenField(77, "u"));
+        break;
+    }
+    plain.push_back(LenField(4, part));
+    // MergeTest.c_inner, with the oneof's other member now and then (a new
+    // instance after it), and Inner's list.
+    if (i % 5 == 4) merge_test.push_back(VarintField(4, u));
+    merge_test.push_back(LenField(3, VarintField(3, u) + VarintField(1, u)));
+    // All3.f_self: a two-byte key (0x92 0x01), a packed run and a string.
+    all3.push_back(LenField(
+        18, LenField(21, Varint(u) + Varint(300)) + LenField(14, "s")));
+  }
+  EXPECT_EQ(CheckMerged(TypeNamed("iter.merge.Plain"), plain), "");
+  EXPECT_EQ(CheckMerged(TypeNamed("iter.merge.MergeTest"), merge_test), "");
+  EXPECT_EQ(CheckMerged(TypeNamed("iter.test3.All3"), all3), "");
+}
+
 // ---- deviations from protobuf-c 1.4.1, each asserting both behaviours ----
 
 TEST(Deviation, Bug1MergingSubMessageWithUnsetOneofIsAccepted) {

@@ -596,6 +596,29 @@ struct StatusCase {
   const char* message;
 };
 
+// Decodes c.input as a Plain and checks the status; unpacked_size must name
+// the same fault (every case has one).
+void ExpectPlainStatus(const StatusCase& c) {
+  ProtobufCIterStatus st;
+  Buffer buf(4096);
+  EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(c.input), c.input.size(),
+                                               buf.bytes.get(), buf.size,
+                                               nullptr, &st),
+            c.code)
+      << c.name;
+  EXPECT_EQ(st.code, c.code) << c.name;
+  EXPECT_EQ(st.offset, c.offset) << c.name;
+  EXPECT_EQ(st.field_number, c.field) << c.name;
+  EXPECT_STREQ(st.message, c.message) << c.name;
+  ProtobufCIterStatus size_st;
+  EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(
+                Data(c.input), c.input.size(), nullptr, &size_st),
+            c.code)
+      << c.name;
+  EXPECT_EQ(size_st.offset, c.offset) << c.name;
+  EXPECT_EQ(size_st.field_number, c.field) << c.name;
+}
+
 TEST(Status, EachErrorKindSaysWhereAndWhy) {
   const std::string sub = VarintField(2, 1) + Key(3, 0) + "\xff";  // truncated in Plain.child
   const std::vector<StatusCase> cases = {
@@ -617,25 +640,63 @@ TEST(Status, EachErrorKindSaysWhereAndWhy) {
       {"packed run", Key(3, 2) + Varint(2) + "\x01\x80", PROTOBUF_C_ITER_ERR_MALFORMED, 0, 3,
        "value does not match the field's type"},
   };
-  for (const StatusCase& c : cases) {
+  for (const StatusCase& c : cases) ExpectPlainStatus(c);
+}
+
+// A Plain occurrence for `child` (field 4, key 0x22) with two list elements.
+const std::string kChildPart =
+    LenField(4, VarintField(3, 1) + VarintField(3, 2));
+
+TEST(Status, FaultsInLaterMergedOccurrencesAreReportedWhereTheyAre) {
+  // Plain.child sent again and again: its decoder goes on into the next
+  // occurrences itself (PbciNext), a fault in the third is the third's.
+  const size_t third = 2 * kChildPart.size();
+  const std::string twice = kChildPart + kChildPart;
+  const std::vector<StatusCase> cases = {
+      // Its length past the end: left to the parent, which names field 4.
+      {"length past end", twice + Key(4, 2) + Varint(9) + "abc",
+       PROTOBUF_C_ITER_ERR_MALFORMED, third, 4,
+       "truncated field, over-long varint or length past the end"},
+      {"length over-long", twice + Key(4, 2) + std::string(11, '\x80'),
+       PROTOBUF_C_ITER_ERR_MALFORMED, third, 4,
+       "truncated field, over-long varint or length past the end"},
+      // Inside it: the innermost field, past the key and length.
+      {"truncated inside",
+       twice + LenField(4, VarintField(3, 5) + Key(3, 0) + "\x80"),
+       PROTOBUF_C_ITER_ERR_MALFORMED, third + 4, 3,
+       "truncated field, over-long varint or length past the end"},
+      {"wrong wire type inside", twice + LenField(4, Key(2, 5) + "abcd"),
+       PROTOBUF_C_ITER_ERR_MALFORMED, third + 2, 2,
+       "value does not match the field's type"},
+      // A field of the parent between, then the bad one.
+      {"after a parent field",
+       twice + VarintField(2, 7) + LenField(4, Key(2, 0) + "\x80"),
+       PROTOBUF_C_ITER_ERR_MALFORMED, third + 4, 2,
+       "truncated field, over-long varint or length past the end"},
+  };
+  for (const StatusCase& c : cases) ExpectPlainStatus(c);
+}
+
+TEST(Status, MissingRequiredInALaterMergedOccurrence) {
+  // Defaults.opt_sub (field 24) again and again; Sub requires `id`, which
+  // each occurrence must hold (as protobuf-c checks): the second lacks it.
+  const std::string required =
+      VarintField(20, 1) + LenField(21, "s") + LenField(23, VarintField(1, 5));
+  const std::string first = LenField(24, VarintField(1, 6));
+  const std::string second = LenField(24, LenField(2, "no id"));
+  const std::string in = required + first + second + first;
+  for (bool size : {false, true}) {
     ProtobufCIterStatus st;
     Buffer buf(4096);
-    EXPECT_EQ(iter__merge__plain__iter_unpack_ex(Data(c.input), c.input.size(),
-                                                 buf.bytes.get(), buf.size, nullptr, &st),
-              c.code)
-        << c.name;
-    EXPECT_EQ(st.code, c.code) << c.name;
-    EXPECT_EQ(st.offset, c.offset) << c.name;
-    EXPECT_EQ(st.field_number, c.field) << c.name;
-    EXPECT_STREQ(st.message, c.message) << c.name;
-    // unpacked_size names the same fault for these single-fault inputs.
-    ProtobufCIterStatus size_st;
-    EXPECT_EQ(iter__merge__plain__iter_unpacked_size_ex(Data(c.input), c.input.size(), nullptr,
-                                                        &size_st),
-              c.code)
-        << c.name;
-    EXPECT_EQ(size_st.offset, c.offset) << c.name;
-    EXPECT_EQ(size_st.field_number, c.field) << c.name;
+    const ptrdiff_t r = size ? iter__defaults__defaults__iter_unpacked_size_ex(
+                                   Data(in), in.size(), nullptr, &st)
+                             : iter__defaults__defaults__iter_unpack_ex(
+                                   Data(in), in.size(), buf.bytes.get(),
+                                   buf.size, nullptr, &st);
+    EXPECT_EQ(r, PROTOBUF_C_ITER_ERR_MISSING_REQUIRED) << size;
+    EXPECT_EQ(st.field_number, 1u) << size;
+    EXPECT_EQ(st.offset, required.size() + first.size() + second.size())
+        << size;
   }
 }
 

@@ -38,14 +38,6 @@
  * wrap while lo stays below it. */
 #define FAST_LIMIT ((size_t)PTRDIFF_MAX / 2)
 
-/* A branch taken rarely: its code kept out of the loop's way, as for the
- * returns of giving up. */
-#if defined(__GNUC__) || defined(__clang__)
-#define PBCI_RARELY(x) __builtin_expect((x) != 0, 0)
-#else
-#define PBCI_RARELY(x) (x)
-#endif
-
 /* One open message instance. */
 typedef struct Frame {
   const PbciMessage *type;
@@ -194,7 +186,28 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
           }
           p = vend;
           break;
-        default: /* PBCI_OP_PACKED_*, PBCI_OP_OTHER */
+        case PBCI_OP_PACKED_VARINT:
+        case PBCI_OP_PACKED_FIXED32:
+        case PBCI_OP_PACKED_FIXED64:
+          if ((key & 7) != PBCI_WT_LEN) {
+            /* An element of a repeated scalar sent unpacked (its usual
+             * key: declared [packed = false]), as size_value takes it.
+             * The same field is expected next: the run's next element. */
+            size_t *const a = instance_array(&f->in, fi);
+            p = pbci_try_skip(v, end, key & 7);
+            if (p == NULL) return PBCI_DECLINED;
+            if (a[0] != a[1]) {
+              a[0]++;
+            } else if (size_append(&a[0], &a[1], 1,
+                                   a[0] + pbci_count_run(field, v, end),
+                                   fi->elem_size, &lo, FAST_LIMIT)) {
+              return PBCI_DECLINED;
+            }
+            continue;
+          }
+          goto other; /* a packed run */
+        default:      /* PBCI_OP_OTHER */
+        other:
           if (fi->flags & PBCI_FIELD_GROUP) {
             const uint64_t bit = UINT64_C(1) << fi->slot;
             if (PBCI_RARELY(f->groups & bit)) {
@@ -308,6 +321,22 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
     /* The instance is complete: its required fields, then its parent. */
     if (!required_complete(type, f->required)) return PBCI_DECLINED;
     if (f == stack) break;
+    if (PBCI_RARELY(end < f[-1].end && *end == (uint8_t)f[-1].merge->key &&
+                    (f[-1].merge->flags & PBCI_FIELD_GROUP) &&
+                    type->n_required == 0)) {
+      /* The parent's next field may be this one's again: a singular
+       * sub-message sent again and again. That occurrence merges into this
+       * instance (as the merge above would reopen it), so it goes on here,
+       * without closing and reopening. */
+      const uint8_t *v, *vend;
+      if (key16(end, f[-1].end, &v) == f[-1].merge->key) {
+        p = pbci_read_len(v, f[-1].end, &vend);
+        if (p == NULL) return PBCI_DECLINED;
+        f->end = end = vend;
+        fi = first_field(type);
+        continue;
+      }
+    }
     spare = f->in.arrays;
     f--;
     type = f->type;

@@ -69,7 +69,7 @@ PBCI_INLINE ptrdiff_t decode_into(const PbciMessage *type, void *msg,
     if (r != 0) return r;
   }
   return pbci_unpack_end(
-      arena, type->decode(msg, data, pbci_end(data, len), arena, 0));
+      arena, type->decode(msg, data, pbci_end(data, len), arena, 0, NULL));
 }
 
 static ptrdiff_t unpack(const PbciMessage *type, void *msg, const uint8_t *data,

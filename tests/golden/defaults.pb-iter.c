@@ -60,7 +60,7 @@ const PbciMessage iter__defaults__defaults__sub__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Defaults__Defaults__Sub *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -68,6 +68,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
   uint64_t v;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
+  (void)next; /* each occurrence returns, its required fields checked */
   size_t cap_blobs = msg->n_blobs; /* capacity of blobs */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
@@ -166,7 +167,7 @@ ptrdiff_t iter__defaults__defaults__sub__iter_unpack(const uint8_t *data, size_t
   if (msg == NULL) return r;
   iter__defaults__defaults__sub__iter_init(msg);
   return pbci_unpack_end(&arena, iter__defaults__defaults__sub__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Defaults__Defaults (iter.defaults.Defaults) ==== */
@@ -330,7 +331,7 @@ const PbciMessage iter__defaults__defaults__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Defaults__Defaults *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -341,6 +342,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
   protobuf_c_boolean b;
   const uint8_t *value_end;
   uint64_t required[1] = {0}; /* required fields seen */
+  (void)next; /* each occurrence returns, its required fields checked */
   size_t cap_subs = msg->n_subs; /* capacity of subs */
   size_t cap_strings = msg->n_strings; /* capacity of strings */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
@@ -613,8 +615,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->req_sub = pbci_alloc(arena, sizeof *msg->req_sub);
           if (msg->req_sub == NULL) goto no_memory;
           PBCI_SET_UP(msg->req_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
+          r = iter__defaults__defaults__sub__iter_decode(msg->req_sub, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1ba, value_end};
+          r = iter__defaults__defaults__sub__iter_decode(msg->req_sub, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__defaults__defaults__sub__iter_decode(msg->req_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         required[0] |= UINT64_C(1) << 2;
         p = value_end;
@@ -634,8 +641,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->opt_sub = pbci_alloc(arena, sizeof *msg->opt_sub);
           if (msg->opt_sub == NULL) goto no_memory;
           PBCI_SET_UP(msg->opt_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
+          r = iter__defaults__defaults__sub__iter_decode(msg->opt_sub, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1c2, value_end};
+          r = iter__defaults__defaults__sub__iter_decode(msg->opt_sub, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__defaults__defaults__sub__iter_decode(msg->opt_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
@@ -659,7 +671,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
           msg->subs[msg->n_subs++] = sub;
-          r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -711,8 +723,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->p_sub = pbci_alloc(arena, sizeof *msg->p_sub);
           if (msg->p_sub == NULL) goto no_memory;
           PBCI_SET_UP(msg->p_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
+          r = iter__defaults__defaults__sub__iter_decode(msg->p_sub, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x282, value_end};
+          r = iter__defaults__defaults__sub__iter_decode(msg->p_sub, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__defaults__defaults__sub__iter_decode(msg->p_sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_SUB;
         p = value_end;
@@ -835,5 +852,5 @@ ptrdiff_t iter__defaults__defaults__iter_unpack(const uint8_t *data, size_t len,
   if (msg == NULL) return r;
   iter__defaults__defaults__iter_init(msg);
   return pbci_unpack_end(&arena, iter__defaults__defaults__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

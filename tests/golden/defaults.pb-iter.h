@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Defaults__Defaults__Sub (iter.defaults.Defaults.Sub) ---- */
 
@@ -84,7 +85,8 @@ size_t iter__defaults__defaults__sub__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__defaults__defaults__sub__iter_message;
 extern const Iter__Defaults__Defaults__Sub iter__defaults__defaults__sub__iter_prototype;
 
@@ -149,7 +151,8 @@ size_t iter__defaults__defaults__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__defaults__defaults__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__defaults__defaults__iter_message;
 extern const Iter__Defaults__Defaults iter__defaults__defaults__iter_prototype;
 

@@ -40,12 +40,13 @@ const PbciMessage iter__empty__empty__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Empty__Empty *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -90,7 +91,7 @@ ptrdiff_t iter__empty__empty__iter_unpack(const uint8_t *data, size_t len, void 
   if (msg == NULL) return r;
   iter__empty__empty__iter_init(msg);
   return pbci_unpack_end(&arena, iter__empty__empty__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Empty__OnlyEmpty (iter.empty.OnlyEmpty) ==== */
@@ -137,7 +138,7 @@ const PbciMessage iter__empty__only_empty__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Empty__OnlyEmpty *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -145,6 +146,7 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
   const uint8_t *value_end;
   size_t cap_es = msg->n_es; /* capacity of es */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -159,8 +161,13 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
           msg->e = pbci_alloc(arena, sizeof *msg->e);
           if (msg->e == NULL) goto no_memory;
           PBCI_SET_UP(msg->e, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
+          r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x0a, value_end};
+          r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x12) {
@@ -184,7 +191,7 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
           msg->es[msg->n_es++] = sub;
-          r = iter__empty__empty__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__empty__empty__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -202,6 +209,19 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -240,5 +260,5 @@ ptrdiff_t iter__empty__only_empty__iter_unpack(const uint8_t *data, size_t len, 
   if (msg == NULL) return r;
   iter__empty__only_empty__iter_init(msg);
   return pbci_unpack_end(&arena, iter__empty__only_empty__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

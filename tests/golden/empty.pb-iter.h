@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Empty__Empty (iter.empty.Empty) ---- */
 
@@ -83,7 +84,8 @@ size_t iter__empty__empty__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__empty__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__empty__empty__iter_message;
 extern const Iter__Empty__Empty iter__empty__empty__iter_prototype;
 
@@ -146,7 +148,8 @@ size_t iter__empty__only_empty__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__empty__only_empty__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__empty__only_empty__iter_message;
 extern const Iter__Empty__OnlyEmpty iter__empty__only_empty__iter_prototype;
 

@@ -56,13 +56,14 @@ const PbciMessage iter__init__no_init__nested__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__Nested *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -113,7 +114,7 @@ ptrdiff_t iter__init__no_init__nested__iter_unpack(const uint8_t *data, size_t l
   if (msg == NULL) return r;
   iter__init__no_init__nested__iter_init(msg);
   return pbci_unpack_end(&arena, iter__init__no_init__nested__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Init__NoInit__WithInit (iter.init.NoInit.WithInit) ==== */
@@ -154,13 +155,14 @@ const PbciMessage iter__init__no_init__with_init__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__WithInit *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -211,7 +213,7 @@ ptrdiff_t iter__init__no_init__with_init__iter_unpack(const uint8_t *data, size_
   if (msg == NULL) return r;
   iter__init__no_init__with_init__iter_init(msg);
   return pbci_unpack_end(&arena, iter__init__no_init__with_init__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Init__NoInit__MEntry (iter.init.NoInit.MEntry) ==== */
@@ -256,13 +258,14 @@ const PbciMessage iter__init__no_init__mentry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__MEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -327,7 +330,7 @@ ptrdiff_t iter__init__no_init__mentry__iter_unpack(const uint8_t *data, size_t l
   if (msg == NULL) return r;
   iter__init__no_init__mentry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__init__no_init__mentry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Init__NoInit (iter.init.NoInit) ==== */
@@ -392,7 +395,7 @@ const PbciMessage iter__init__no_init__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -401,6 +404,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
   const uint8_t *value_end;
   size_t cap_m = msg->n_m; /* capacity of m */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -432,7 +436,7 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Init__NoInit__MEntry, ITER__INIT__NO_INIT__MENTRY__INIT, iter__init__no_init__mentry__iter_prototype);
           msg->m[msg->n_m++] = sub;
-          r = iter__init__no_init__mentry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__init__no_init__mentry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -457,8 +461,13 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           msg->nested = pbci_alloc(arena, sizeof *msg->nested);
           if (msg->nested == NULL) goto no_memory;
           PBCI_SET_UP(msg->nested, Iter__Init__NoInit__Nested, ITER__INIT__NO_INIT__NESTED__INIT, iter__init__no_init__nested__iter_prototype);
+          r = iter__init__no_init__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__init__no_init__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__init__no_init__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x22) {
@@ -477,8 +486,13 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           msg->with_init = pbci_alloc(arena, sizeof *msg->with_init);
           if (msg->with_init == NULL) goto no_memory;
           PBCI_SET_UP(msg->with_init, Iter__Init__NoInit__WithInit, ITER__INIT__NO_INIT__WITH_INIT__INIT, iter__init__no_init__with_init__iter_prototype);
+          r = iter__init__no_init__with_init__iter_decode(msg->with_init, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x22, value_end};
+          r = iter__init__no_init__with_init__iter_decode(msg->with_init, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__init__no_init__with_init__iter_decode(msg->with_init, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x2a) {
@@ -511,8 +525,13 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
           msg->flat = pbci_alloc(arena, sizeof *msg->flat);
           if (msg->flat == NULL) goto no_memory;
           PBCI_SET_UP(msg->flat, Iter__Init__FlatUnion, ITER__INIT__FLAT_UNION__INIT, iter__init__flat_union__iter_prototype);
+          r = iter__init__flat_union__iter_decode(msg->flat, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x32, value_end};
+          r = iter__init__flat_union__iter_decode(msg->flat, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__init__flat_union__iter_decode(msg->flat, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -524,6 +543,19 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -564,7 +596,7 @@ ptrdiff_t iter__init__no_init__iter_unpack(const uint8_t *data, size_t len, void
   if (msg == NULL) return r;
   iter__init__no_init__iter_init(msg);
   return pbci_unpack_end(&arena, iter__init__no_init__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Init__FlatUnion (iter.init.FlatUnion) ==== */
@@ -609,13 +641,14 @@ const PbciMessage iter__init__flat_union__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__FlatUnion *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -677,5 +710,5 @@ ptrdiff_t iter__init__flat_union__iter_unpack(const uint8_t *data, size_t len, v
   if (msg == NULL) return r;
   iter__init__flat_union__iter_init(msg);
   return pbci_unpack_end(&arena, iter__init__flat_union__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Init__NoInit__Nested (iter.init.NoInit.Nested) ---- */
 
@@ -83,7 +84,8 @@ size_t iter__init__no_init__nested__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__init__no_init__nested__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__init__no_init__nested__iter_message;
 extern const Iter__Init__NoInit__Nested iter__init__no_init__nested__iter_prototype;
 
@@ -144,7 +146,8 @@ size_t iter__init__no_init__with_init__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__init__no_init__with_init__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__init__no_init__with_init__iter_message;
 extern const Iter__Init__NoInit__WithInit iter__init__no_init__with_init__iter_prototype;
 
@@ -205,7 +208,8 @@ size_t iter__init__no_init__mentry__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__init__no_init__mentry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__init__no_init__mentry__iter_message;
 extern const Iter__Init__NoInit__MEntry iter__init__no_init__mentry__iter_prototype;
 
@@ -270,7 +274,8 @@ size_t iter__init__no_init__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__init__no_init__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__init__no_init__iter_message;
 extern const Iter__Init__NoInit iter__init__no_init__iter_prototype;
 
@@ -331,7 +336,8 @@ size_t iter__init__flat_union__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__init__flat_union__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__init__flat_union__iter_message;
 extern const Iter__Init__FlatUnion iter__init__flat_union__iter_prototype;
 

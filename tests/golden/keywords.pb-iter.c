@@ -90,7 +90,7 @@ const PbciMessage iter__kw__class__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Kw__Class *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -102,6 +102,7 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
   size_t cap_for_ = msg->n_for_; /* capacity of for_ */
   size_t cap_old_list = msg->n_old_list; /* capacity of old_list */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -190,8 +191,13 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
           msg->struct_ = pbci_alloc(arena, sizeof *msg->struct_);
           if (msg->struct_ == NULL) goto no_memory;
           PBCI_SET_UP(msg->struct_, Iter__Kw__Class, ITER__KW__CLASS__INIT, iter__kw__class__iter_prototype);
+          r = iter__kw__class__iter_decode(msg->struct_, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x22, value_end};
+          r = iter__kw__class__iter_decode(msg->struct_, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__kw__class__iter_decode(msg->struct_, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x28) {
@@ -313,6 +319,19 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
@@ -351,5 +370,5 @@ ptrdiff_t iter__kw__class__iter_unpack(const uint8_t *data, size_t len, void *bu
   if (msg == NULL) return r;
   iter__kw__class__iter_init(msg);
   return pbci_unpack_end(&arena, iter__kw__class__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

@@ -74,7 +74,7 @@ const PbciMessage iter__merge__inner__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__Inner *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -83,6 +83,7 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
   const uint8_t *value_end;
   size_t cap_list = msg->n_list; /* capacity of list */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -180,8 +181,13 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
           msg->inner = pbci_alloc(arena, sizeof *msg->inner);
           if (msg->inner == NULL) goto no_memory;
           PBCI_SET_UP(msg->inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2a, value_end};
+          r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x30) {
@@ -221,6 +227,19 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
@@ -258,7 +277,7 @@ ptrdiff_t iter__merge__inner__iter_unpack(const uint8_t *data, size_t len, void 
   if (msg == NULL) return r;
   iter__merge__inner__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__inner__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__Plain (iter.merge.Plain) ==== */
@@ -312,7 +331,7 @@ const PbciMessage iter__merge__plain__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__Plain *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -321,6 +340,7 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
   const uint8_t *value_end;
   size_t cap_list = msg->n_list; /* capacity of list */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -406,8 +426,13 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
           msg->child = pbci_alloc(arena, sizeof *msg->child);
           if (msg->child == NULL) goto no_memory;
           PBCI_SET_UP(msg->child, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x22, value_end};
+          r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -419,6 +444,19 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -457,7 +495,7 @@ ptrdiff_t iter__merge__plain__iter_unpack(const uint8_t *data, size_t len, void 
   if (msg == NULL) return r;
   iter__merge__plain__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__plain__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__MergeTest (iter.merge.MergeTest) ==== */
@@ -518,7 +556,7 @@ const PbciMessage iter__merge__merge_test__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__MergeTest *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -527,6 +565,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
   const uint8_t *value_end;
   size_t cap_subs = msg->n_subs; /* capacity of subs */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -541,8 +580,13 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           msg->sub = pbci_alloc(arena, sizeof *msg->sub);
           if (msg->sub == NULL) goto no_memory;
           PBCI_SET_UP(msg->sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x0a, value_end};
+          r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x12) {
@@ -566,7 +610,7 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
           msg->subs[msg->n_subs++] = sub;
-          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -591,8 +635,13 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           msg->c_inner = pbci_alloc(arena, sizeof *msg->c_inner);
           if (msg->c_inner == NULL) goto no_memory;
           PBCI_SET_UP(msg->c_inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INNER;
         p = value_end;
@@ -624,8 +673,13 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
           msg->plain = pbci_alloc(arena, sizeof *msg->plain);
           if (msg->plain == NULL) goto no_memory;
           PBCI_SET_UP(msg->plain, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2a, value_end};
+          r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -637,6 +691,19 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -677,7 +744,7 @@ ptrdiff_t iter__merge__merge_test__iter_unpack(const uint8_t *data, size_t len, 
   if (msg == NULL) return r;
   iter__merge__merge_test__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__merge_test__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__PackedField (iter.merge.PackedField) ==== */
@@ -718,7 +785,7 @@ const PbciMessage iter__merge__packed_field__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__PackedField *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -726,6 +793,7 @@ PBCI_DECODER ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uin
   (void)depth;
   size_t cap_values = msg->n_values; /* capacity of values */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -765,6 +833,19 @@ PBCI_DECODER ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uin
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
@@ -795,7 +876,7 @@ ptrdiff_t iter__merge__packed_field__iter_unpack(const uint8_t *data, size_t len
   if (msg == NULL) return r;
   iter__merge__packed_field__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__packed_field__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__RequiredField2 (iter.merge.RequiredField2) ==== */
@@ -843,7 +924,7 @@ const PbciMessage iter__merge__required_field2__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__RequiredField2 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -851,6 +932,7 @@ PBCI_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const 
   uint64_t v;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
+  (void)next; /* each occurrence returns, its required fields checked */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -916,7 +998,7 @@ ptrdiff_t iter__merge__required_field2__iter_unpack(const uint8_t *data, size_t 
   if (msg == NULL) return r;
   iter__merge__required_field2__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__required_field2__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__StringField (iter.merge.StringField) ==== */
@@ -957,12 +1039,13 @@ const PbciMessage iter__merge__string_field__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__string_field__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__StringField *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1015,7 +1098,7 @@ ptrdiff_t iter__merge__string_field__iter_unpack(const uint8_t *data, size_t len
   if (msg == NULL) return r;
   iter__merge__string_field__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__string_field__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge__LogEntry (iter.merge.LogEntry) ==== */
@@ -1065,7 +1148,7 @@ const PbciMessage iter__merge__log_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge__LogEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1074,6 +1157,7 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
   const uint8_t *value_end;
   size_t cap_lines = msg->n_lines; /* capacity of lines */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1129,8 +1213,13 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
           msg->detail = pbci_alloc(arena, sizeof *msg->detail);
           if (msg->detail == NULL) goto no_memory;
           PBCI_SET_UP(msg->detail, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -1142,6 +1231,19 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -1181,5 +1283,5 @@ ptrdiff_t iter__merge__log_entry__iter_unpack(const uint8_t *data, size_t len, v
   if (msg == NULL) return r;
   iter__merge__log_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge__log_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

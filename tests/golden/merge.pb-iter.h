@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Merge__Inner (iter.merge.Inner) ---- */
 
@@ -85,7 +86,8 @@ size_t iter__merge__inner__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__inner__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__inner__iter_message;
 extern const Iter__Merge__Inner iter__merge__inner__iter_prototype;
 
@@ -148,7 +150,8 @@ size_t iter__merge__plain__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__plain__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__plain__iter_message;
 extern const Iter__Merge__Plain iter__merge__plain__iter_prototype;
 
@@ -213,7 +216,8 @@ size_t iter__merge__merge_test__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__merge_test__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__merge_test__iter_message;
 extern const Iter__Merge__MergeTest iter__merge__merge_test__iter_prototype;
 
@@ -275,7 +279,8 @@ size_t iter__merge__packed_field__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__packed_field__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__packed_field__iter_message;
 extern const Iter__Merge__PackedField iter__merge__packed_field__iter_prototype;
 
@@ -336,7 +341,8 @@ size_t iter__merge__required_field2__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__required_field2__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__required_field2__iter_message;
 extern const Iter__Merge__RequiredField2 iter__merge__required_field2__iter_prototype;
 
@@ -397,7 +403,8 @@ size_t iter__merge__string_field__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__string_field__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__string_field__iter_message;
 extern const Iter__Merge__StringField iter__merge__string_field__iter_prototype;
 
@@ -461,7 +468,8 @@ size_t iter__merge__log_entry__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge__log_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge__log_entry__iter_message;
 extern const Iter__Merge__LogEntry iter__merge__log_entry__iter_prototype;
 

@@ -57,13 +57,14 @@ const PbciMessage iter__merge3__inner3__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge3__Inner3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -138,7 +139,7 @@ ptrdiff_t iter__merge3__inner3__iter_unpack(const uint8_t *data, size_t len, voi
   if (msg == NULL) return r;
   iter__merge3__inner3__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge3__inner3__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Merge3__Outer3 (iter.merge3.Outer3) ==== */
@@ -180,13 +181,14 @@ const PbciMessage iter__merge3__outer3__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Merge3__Outer3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -201,8 +203,13 @@ PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t 
           msg->sub = pbci_alloc(arena, sizeof *msg->sub);
           if (msg->sub == NULL) goto no_memory;
           PBCI_SET_UP(msg->sub, Iter__Merge3__Inner3, ITER__MERGE3__INNER3__INIT, iter__merge3__inner3__iter_prototype);
+          r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x0a, value_end};
+          r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -214,6 +221,19 @@ PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t 
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -251,5 +271,5 @@ ptrdiff_t iter__merge3__outer3__iter_unpack(const uint8_t *data, size_t len, voi
   if (msg == NULL) return r;
   iter__merge3__outer3__iter_init(msg);
   return pbci_unpack_end(&arena, iter__merge3__outer3__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Merge3__Inner3 (iter.merge3.Inner3) ---- */
 
@@ -83,7 +84,8 @@ size_t iter__merge3__inner3__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge3__inner3__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge3__inner3__iter_message;
 extern const Iter__Merge3__Inner3 iter__merge3__inner3__iter_prototype;
 
@@ -145,7 +147,8 @@ size_t iter__merge3__outer3__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__merge3__outer3__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__merge3__outer3__iter_message;
 extern const Iter__Merge3__Outer3 iter__merge3__outer3__iter_prototype;
 

@@ -60,12 +60,13 @@ const PbciMessage renamed__pkg_c__httpserver_conf__env_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Renamed__PkgC__HTTPServerConf__EnvEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -132,7 +133,7 @@ ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpack(const uint8_t 
   if (msg == NULL) return r;
   renamed__pkg_c__httpserver_conf__env_entry__iter_init(msg);
   return pbci_unpack_end(&arena, renamed__pkg_c__httpserver_conf__env_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Renamed__PkgC__HTTPServerConf (iter.opts.HTTPServer_conf) ==== */
@@ -211,7 +212,7 @@ const PbciMessage renamed__pkg_c__httpserver_conf__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Renamed__PkgC__HTTPServerConf *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -222,6 +223,7 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
   size_t cap_raw_tags = msg->n_raw_tags; /* capacity of raw_tags */
   size_t cap_env = msg->n_env; /* capacity of env */
   size_t unknown_cap = msg->header.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -354,8 +356,13 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
           msg->fallback = pbci_alloc(arena, sizeof *msg->fallback);
           if (msg->fallback == NULL) goto no_memory;
           PBCI_SET_UP(msg->fallback, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
+          r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x42, value_end};
+          r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK;
         p = value_end;
@@ -380,7 +387,7 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Renamed__PkgC__HTTPServerConf__EnvEntry, RENAMED__PKG_C__HTTPSERVER_CONF__ENV_ENTRY__INIT, renamed__pkg_c__httpserver_conf__env_entry__iter_prototype);
           msg->env[msg->n_env++] = sub;
-          r = renamed__pkg_c__httpserver_conf__env_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = renamed__pkg_c__httpserver_conf__env_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -409,6 +416,19 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -449,5 +469,5 @@ ptrdiff_t renamed__pkg_c__httpserver_conf__iter_unpack(const uint8_t *data, size
   if (msg == NULL) return r;
   renamed__pkg_c__httpserver_conf__iter_init(msg);
   return pbci_unpack_end(&arena, renamed__pkg_c__httpserver_conf__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Renamed__PkgC__HTTPServerConf__EnvEntry (iter.opts.HTTPServer_conf.EnvEntry) ---- */
 
@@ -83,7 +84,8 @@ size_t renamed__pkg_c__httpserver_conf__env_entry__iter_unpacked_size_bound(size
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage renamed__pkg_c__httpserver_conf__env_entry__iter_message;
 extern const Renamed__PkgC__HTTPServerConf__EnvEntry renamed__pkg_c__httpserver_conf__env_entry__iter_prototype;
 
@@ -148,7 +150,8 @@ size_t renamed__pkg_c__httpserver_conf__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage renamed__pkg_c__httpserver_conf__iter_message;
 extern const Renamed__PkgC__HTTPServerConf renamed__pkg_c__httpserver_conf__iter_prototype;
 

@@ -210,7 +210,7 @@ const PbciMessage iter__test__scalars2__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test__Scalars2 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -244,6 +244,7 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
   size_t cap_p_bool = msg->n_p_bool; /* capacity of p_bool */
   size_t cap_p_enum = msg->n_p_enum; /* capacity of p_enum */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -461,8 +462,13 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
           msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
           if (msg->f_self == NULL) goto no_memory;
           PBCI_SET_UP(msg->f_self, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
+          r = iter__test__scalars2__iter_decode(msg->f_self, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x18a, value_end};
+          r = iter__test__scalars2__iter_decode(msg->f_self, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test__scalars2__iter_decode(msg->f_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
@@ -1214,7 +1220,7 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
           msg->r_self[msg->n_r_self++] = sub;
-          r = iter__test__scalars2__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test__scalars2__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -1422,6 +1428,19 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
@@ -1479,5 +1498,5 @@ ptrdiff_t iter__test__scalars2__iter_unpack(const uint8_t *data, size_t len, voi
   if (msg == NULL) return r;
   iter__test__scalars2__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test__scalars2__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

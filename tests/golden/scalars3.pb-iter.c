@@ -57,7 +57,7 @@ const PbciMessage iter__test3__leaf__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__Leaf *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -66,6 +66,7 @@ PBCI_DECODER ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
   (void)depth;
   size_t cap_values = msg->n_values; /* capacity of values */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -130,6 +131,19 @@ PBCI_DECODER ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
@@ -160,7 +174,7 @@ ptrdiff_t iter__test3__leaf__iter_unpack(const uint8_t *data, size_t len, void *
   if (msg == NULL) return r;
   iter__test3__leaf__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__leaf__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MInt32StringEntry (iter.test3.All3.MInt32StringEntry) ==== */
@@ -205,13 +219,14 @@ const PbciMessage iter__test3__all3__mint32_string_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MInt32StringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -275,7 +290,7 @@ ptrdiff_t iter__test3__all3__mint32_string_entry__iter_unpack(const uint8_t *dat
   if (msg == NULL) return r;
   iter__test3__all3__mint32_string_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mint32_string_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MInt64Int64Entry (iter.test3.All3.MInt64Int64Entry) ==== */
@@ -320,13 +335,14 @@ const PbciMessage iter__test3__all3__mint64_int64_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MInt64Int64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -387,7 +403,7 @@ ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_unpack(const uint8_t *data
   if (msg == NULL) return r;
   iter__test3__all3__mint64_int64_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mint64_int64_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MUint32BytesEntry (iter.test3.All3.MUint32BytesEntry) ==== */
@@ -432,13 +448,14 @@ const PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MUint32BytesEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -498,7 +515,7 @@ ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_unpack(const uint8_t *dat
   if (msg == NULL) return r;
   iter__test3__all3__muint32_bytes_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__muint32_bytes_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MUint64LeafEntry (iter.test3.All3.MUint64LeafEntry) ==== */
@@ -544,7 +561,7 @@ const PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MUint64LeafEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -552,6 +569,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
   uint64_t v;
   const uint8_t *value_end;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -577,8 +595,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
           msg->value = pbci_alloc(arena, sizeof *msg->value);
           if (msg->value == NULL) goto no_memory;
           PBCI_SET_UP(msg->value, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->value, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x12, value_end};
+          r = iter__test3__leaf__iter_decode(msg->value, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__leaf__iter_decode(msg->value, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -590,6 +613,19 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -628,7 +664,7 @@ ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_unpack(const uint8_t *data
   if (msg == NULL) return r;
   iter__test3__all3__muint64_leaf_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__muint64_leaf_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MSint32EnumEntry (iter.test3.All3.MSint32EnumEntry) ==== */
@@ -673,13 +709,14 @@ const PbciMessage iter__test3__all3__msint32_enum_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSint32EnumEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -740,7 +777,7 @@ ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_unpack(const uint8_t *data
   if (msg == NULL) return r;
   iter__test3__all3__msint32_enum_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__msint32_enum_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MSint64DoubleEntry (iter.test3.All3.MSint64DoubleEntry) ==== */
@@ -785,7 +822,7 @@ const PbciMessage iter__test3__all3__msint64_double_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSint64DoubleEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -793,6 +830,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void
   uint64_t v;
   uint64_t u64;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -854,7 +892,7 @@ ptrdiff_t iter__test3__all3__msint64_double_entry__iter_unpack(const uint8_t *da
   if (msg == NULL) return r;
   iter__test3__all3__msint64_double_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__msint64_double_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MFixed32FloatEntry (iter.test3.All3.MFixed32FloatEntry) ==== */
@@ -899,13 +937,14 @@ const PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MFixed32FloatEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint32_t u32;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -967,7 +1006,7 @@ ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_unpack(const uint8_t *da
   if (msg == NULL) return r;
   iter__test3__all3__mfixed32_float_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mfixed32_float_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MFixed64BoolEntry (iter.test3.All3.MFixed64BoolEntry) ==== */
@@ -1012,7 +1051,7 @@ const PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MFixed64BoolEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1020,6 +1059,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void 
   uint64_t u64;
   protobuf_c_boolean b;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1084,7 +1124,7 @@ ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_unpack(const uint8_t *dat
   if (msg == NULL) return r;
   iter__test3__all3__mfixed64_bool_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mfixed64_bool_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MSfixed32Sfixed64Entry (iter.test3.All3.MSfixed32Sfixed64Entry) ==== */
@@ -1129,7 +1169,7 @@ const PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSfixed32Sfixed64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1137,6 +1177,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(
   uint32_t u32;
   uint64_t u64;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1198,7 +1239,7 @@ ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpack(const uint8_t
   if (msg == NULL) return r;
   iter__test3__all3__msfixed32_sfixed64_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MSfixed64Fixed32Entry (iter.test3.All3.MSfixed64Fixed32Entry) ==== */
@@ -1243,7 +1284,7 @@ const PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSfixed64Fixed32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1251,6 +1292,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(v
   uint32_t u32;
   uint64_t u64;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1312,7 +1354,7 @@ ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpack(const uint8_t 
   if (msg == NULL) return r;
   iter__test3__all3__msfixed64_fixed32_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__msfixed64_fixed32_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MBoolUint32Entry (iter.test3.All3.MBoolUint32Entry) ==== */
@@ -1357,7 +1399,7 @@ const PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MBoolUint32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1365,6 +1407,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *
   uint64_t v;
   protobuf_c_boolean b;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1428,7 +1471,7 @@ ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_unpack(const uint8_t *data
   if (msg == NULL) return r;
   iter__test3__all3__mbool_uint32_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mbool_uint32_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MStringSelfEntry (iter.test3.All3.MStringSelfEntry) ==== */
@@ -1474,13 +1517,14 @@ const PbciMessage iter__test3__all3__mstring_self_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MStringSelfEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1509,8 +1553,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *
           msg->value = pbci_alloc(arena, sizeof *msg->value);
           if (msg->value == NULL) goto no_memory;
           PBCI_SET_UP(msg->value, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
+          r = iter__test3__all3__iter_decode(msg->value, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x12, value_end};
+          r = iter__test3__all3__iter_decode(msg->value, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__all3__iter_decode(msg->value, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -1522,6 +1571,19 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -1585,7 +1647,7 @@ ptrdiff_t iter__test3__all3__mstring_self_entry__iter_unpack(const uint8_t *data
   if (msg == NULL) return r;
   iter__test3__all3__mstring_self_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mstring_self_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__MStringStringEntry (iter.test3.All3.MStringStringEntry) ==== */
@@ -1630,12 +1692,13 @@ const PbciMessage iter__test3__all3__mstring_string_entry__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MStringStringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -1702,7 +1765,7 @@ ptrdiff_t iter__test3__all3__mstring_string_entry__iter_unpack(const uint8_t *da
   if (msg == NULL) return r;
   iter__test3__all3__mstring_string_entry__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__mstring_string_entry__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__Nested__Deeper (iter.test3.All3.Nested.Deeper) ==== */
@@ -1747,7 +1810,7 @@ const PbciMessage iter__test3__all3__nested__deeper__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__Nested__Deeper *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -1755,6 +1818,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, c
   (void)depth;
   size_t cap_kinds = msg->n_kinds; /* capacity of kinds */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1804,6 +1868,19 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, c
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
@@ -1834,7 +1911,7 @@ ptrdiff_t iter__test3__all3__nested__deeper__iter_unpack(const uint8_t *data, si
   if (msg == NULL) return r;
   iter__test3__all3__nested__deeper__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__nested__deeper__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3__Nested (iter.test3.All3.Nested) ==== */
@@ -1876,13 +1953,14 @@ const PbciMessage iter__test3__all3__nested__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__Nested *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1897,8 +1975,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uin
           msg->deeper = pbci_alloc(arena, sizeof *msg->deeper);
           if (msg->deeper == NULL) goto no_memory;
           PBCI_SET_UP(msg->deeper, Iter__Test3__All3__Nested__Deeper, ITER__TEST3__ALL3__NESTED__DEEPER__INIT, iter__test3__all3__nested__deeper__iter_prototype);
+          r = iter__test3__all3__nested__deeper__iter_decode(msg->deeper, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x0a, value_end};
+          r = iter__test3__all3__nested__deeper__iter_decode(msg->deeper, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__all3__nested__deeper__iter_decode(msg->deeper, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -1910,6 +1993,19 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uin
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -1948,7 +2044,7 @@ ptrdiff_t iter__test3__all3__nested__iter_unpack(const uint8_t *data, size_t len
   if (msg == NULL) return r;
   iter__test3__all3__nested__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__nested__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Test3__All3 (iter.test3.All3) ==== */
@@ -2236,7 +2332,7 @@ const PbciMessage iter__test3__all3__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3 *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -2272,6 +2368,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
   size_t cap_m_string_self = msg->n_m_string_self; /* capacity of m_string_self */
   size_t cap_m_string_string = msg->n_m_string_string; /* capacity of m_string_string */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -2474,8 +2571,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->f_leaf = pbci_alloc(arena, sizeof *msg->f_leaf);
           if (msg->f_leaf == NULL) goto no_memory;
           PBCI_SET_UP(msg->f_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->f_leaf, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x18a, value_end};
+          r = iter__test3__leaf__iter_decode(msg->f_leaf, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__leaf__iter_decode(msg->f_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
@@ -2494,8 +2596,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
           if (msg->f_self == NULL) goto no_memory;
           PBCI_SET_UP(msg->f_self, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
+          r = iter__test3__all3__iter_decode(msg->f_self, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x192, value_end};
+          r = iter__test3__all3__iter_decode(msg->f_self, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__all3__iter_decode(msg->f_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
@@ -2794,7 +2901,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
           msg->r_leaf[msg->n_r_leaf++] = sub;
-          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -2953,8 +3060,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->c_leaf = pbci_alloc(arena, sizeof *msg->c_leaf);
           if (msg->c_leaf == NULL) goto no_memory;
           PBCI_SET_UP(msg->c_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->c_leaf, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2da, value_end};
+          r = iter__test3__leaf__iter_decode(msg->c_leaf, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__leaf__iter_decode(msg->c_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_LEAF;
         p = value_end;
@@ -3015,8 +3127,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->c_self = pbci_alloc(arena, sizeof *msg->c_self);
           if (msg->c_self == NULL) goto no_memory;
           PBCI_SET_UP(msg->c_self, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
+          r = iter__test3__all3__iter_decode(msg->c_self, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2fa, value_end};
+          r = iter__test3__all3__iter_decode(msg->c_self, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__all3__iter_decode(msg->c_self, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_SELF;
         p = value_end;
@@ -3061,8 +3178,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->o_leaf = pbci_alloc(arena, sizeof *msg->o_leaf);
           if (msg->o_leaf == NULL) goto no_memory;
           PBCI_SET_UP(msg->o_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->o_leaf, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x39a, value_end};
+          r = iter__test3__leaf__iter_decode(msg->o_leaf, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__leaf__iter_decode(msg->o_leaf, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->other_choice_case = ITER__TEST3__ALL3__OTHER_CHOICE_O_LEAF;
         p = value_end;
@@ -3112,7 +3234,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MInt32StringEntry, ITER__TEST3__ALL3__MINT32_STRING_ENTRY__INIT, iter__test3__all3__mint32_string_entry__iter_prototype);
           msg->m_int32_string[msg->n_m_int32_string++] = sub;
-          r = iter__test3__all3__mint32_string_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mint32_string_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3142,7 +3264,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MInt64Int64Entry, ITER__TEST3__ALL3__MINT64_INT64_ENTRY__INIT, iter__test3__all3__mint64_int64_entry__iter_prototype);
           msg->m_int64_int64[msg->n_m_int64_int64++] = sub;
-          r = iter__test3__all3__mint64_int64_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mint64_int64_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3172,7 +3294,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MUint32BytesEntry, ITER__TEST3__ALL3__MUINT32_BYTES_ENTRY__INIT, iter__test3__all3__muint32_bytes_entry__iter_prototype);
           msg->m_uint32_bytes[msg->n_m_uint32_bytes++] = sub;
-          r = iter__test3__all3__muint32_bytes_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__muint32_bytes_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3202,7 +3324,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MUint64LeafEntry, ITER__TEST3__ALL3__MUINT64_LEAF_ENTRY__INIT, iter__test3__all3__muint64_leaf_entry__iter_prototype);
           msg->m_uint64_leaf[msg->n_m_uint64_leaf++] = sub;
-          r = iter__test3__all3__muint64_leaf_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__muint64_leaf_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3232,7 +3354,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MSint32EnumEntry, ITER__TEST3__ALL3__MSINT32_ENUM_ENTRY__INIT, iter__test3__all3__msint32_enum_entry__iter_prototype);
           msg->m_sint32_enum[msg->n_m_sint32_enum++] = sub;
-          r = iter__test3__all3__msint32_enum_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__msint32_enum_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3262,7 +3384,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MSint64DoubleEntry, ITER__TEST3__ALL3__MSINT64_DOUBLE_ENTRY__INIT, iter__test3__all3__msint64_double_entry__iter_prototype);
           msg->m_sint64_double[msg->n_m_sint64_double++] = sub;
-          r = iter__test3__all3__msint64_double_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__msint64_double_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3292,7 +3414,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MFixed32FloatEntry, ITER__TEST3__ALL3__MFIXED32_FLOAT_ENTRY__INIT, iter__test3__all3__mfixed32_float_entry__iter_prototype);
           msg->m_fixed32_float[msg->n_m_fixed32_float++] = sub;
-          r = iter__test3__all3__mfixed32_float_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mfixed32_float_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3322,7 +3444,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MFixed64BoolEntry, ITER__TEST3__ALL3__MFIXED64_BOOL_ENTRY__INIT, iter__test3__all3__mfixed64_bool_entry__iter_prototype);
           msg->m_fixed64_bool[msg->n_m_fixed64_bool++] = sub;
-          r = iter__test3__all3__mfixed64_bool_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mfixed64_bool_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3352,7 +3474,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MSfixed32Sfixed64Entry, ITER__TEST3__ALL3__MSFIXED32_SFIXED64_ENTRY__INIT, iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype);
           msg->m_sfixed32_sfixed64[msg->n_m_sfixed32_sfixed64++] = sub;
-          r = iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3382,7 +3504,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MSfixed64Fixed32Entry, ITER__TEST3__ALL3__MSFIXED64_FIXED32_ENTRY__INIT, iter__test3__all3__msfixed64_fixed32_entry__iter_prototype);
           msg->m_sfixed64_fixed32[msg->n_m_sfixed64_fixed32++] = sub;
-          r = iter__test3__all3__msfixed64_fixed32_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__msfixed64_fixed32_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3412,7 +3534,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MBoolUint32Entry, ITER__TEST3__ALL3__MBOOL_UINT32_ENTRY__INIT, iter__test3__all3__mbool_uint32_entry__iter_prototype);
           msg->m_bool_uint32[msg->n_m_bool_uint32++] = sub;
-          r = iter__test3__all3__mbool_uint32_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mbool_uint32_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3442,7 +3564,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MStringSelfEntry, ITER__TEST3__ALL3__MSTRING_SELF_ENTRY__INIT, iter__test3__all3__mstring_self_entry__iter_prototype);
           msg->m_string_self[msg->n_m_string_self++] = sub;
-          r = iter__test3__all3__mstring_self_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mstring_self_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3472,7 +3594,7 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Test3__All3__MStringStringEntry, ITER__TEST3__ALL3__MSTRING_STRING_ENTRY__INIT, iter__test3__all3__mstring_string_entry__iter_prototype);
           msg->m_string_string[msg->n_m_string_string++] = sub;
-          r = iter__test3__all3__mstring_string_entry__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__test3__all3__mstring_string_entry__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3497,8 +3619,13 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
           msg->nested = pbci_alloc(arena, sizeof *msg->nested);
           if (msg->nested == NULL) goto no_memory;
           PBCI_SET_UP(msg->nested, Iter__Test3__All3__Nested, ITER__TEST3__ALL3__NESTED__INIT, iter__test3__all3__nested__iter_prototype);
+          r = iter__test3__all3__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x582, value_end};
+          r = iter__test3__all3__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__test3__all3__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -3510,6 +3637,19 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -3583,5 +3723,5 @@ ptrdiff_t iter__test3__all3__iter_unpack(const uint8_t *data, size_t len, void *
   if (msg == NULL) return r;
   iter__test3__all3__iter_init(msg);
   return pbci_unpack_end(&arena, iter__test3__all3__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Test3__Leaf (iter.test3.Leaf) ---- */
 
@@ -84,7 +85,8 @@ size_t iter__test3__leaf__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__leaf__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__leaf__iter_message;
 extern const Iter__Test3__Leaf iter__test3__leaf__iter_prototype;
 
@@ -145,7 +147,8 @@ size_t iter__test3__all3__mint32_string_entry__iter_unpacked_size_bound(size_t l
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mint32_string_entry__iter_message;
 extern const Iter__Test3__All3__MInt32StringEntry iter__test3__all3__mint32_string_entry__iter_prototype;
 
@@ -206,7 +209,8 @@ size_t iter__test3__all3__mint64_int64_entry__iter_unpacked_size_bound(size_t le
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mint64_int64_entry__iter_message;
 extern const Iter__Test3__All3__MInt64Int64Entry iter__test3__all3__mint64_int64_entry__iter_prototype;
 
@@ -267,7 +271,8 @@ size_t iter__test3__all3__muint32_bytes_entry__iter_unpacked_size_bound(size_t l
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message;
 extern const Iter__Test3__All3__MUint32BytesEntry iter__test3__all3__muint32_bytes_entry__iter_prototype;
 
@@ -330,7 +335,8 @@ size_t iter__test3__all3__muint64_leaf_entry__iter_unpacked_size_bound(size_t le
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__muint64_leaf_entry__iter_message;
 extern const Iter__Test3__All3__MUint64LeafEntry iter__test3__all3__muint64_leaf_entry__iter_prototype;
 
@@ -391,7 +397,8 @@ size_t iter__test3__all3__msint32_enum_entry__iter_unpacked_size_bound(size_t le
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__msint32_enum_entry__iter_message;
 extern const Iter__Test3__All3__MSint32EnumEntry iter__test3__all3__msint32_enum_entry__iter_prototype;
 
@@ -452,7 +459,8 @@ size_t iter__test3__all3__msint64_double_entry__iter_unpacked_size_bound(size_t 
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__msint64_double_entry__iter_message;
 extern const Iter__Test3__All3__MSint64DoubleEntry iter__test3__all3__msint64_double_entry__iter_prototype;
 
@@ -513,7 +521,8 @@ size_t iter__test3__all3__mfixed32_float_entry__iter_unpacked_size_bound(size_t 
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message;
 extern const Iter__Test3__All3__MFixed32FloatEntry iter__test3__all3__mfixed32_float_entry__iter_prototype;
 
@@ -574,7 +583,8 @@ size_t iter__test3__all3__mfixed64_bool_entry__iter_unpacked_size_bound(size_t l
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message;
 extern const Iter__Test3__All3__MFixed64BoolEntry iter__test3__all3__mfixed64_bool_entry__iter_prototype;
 
@@ -635,7 +645,8 @@ size_t iter__test3__all3__msfixed32_sfixed64_entry__iter_unpacked_size_bound(siz
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message;
 extern const Iter__Test3__All3__MSfixed32Sfixed64Entry iter__test3__all3__msfixed32_sfixed64_entry__iter_prototype;
 
@@ -696,7 +707,8 @@ size_t iter__test3__all3__msfixed64_fixed32_entry__iter_unpacked_size_bound(size
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message;
 extern const Iter__Test3__All3__MSfixed64Fixed32Entry iter__test3__all3__msfixed64_fixed32_entry__iter_prototype;
 
@@ -757,7 +769,8 @@ size_t iter__test3__all3__mbool_uint32_entry__iter_unpacked_size_bound(size_t le
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message;
 extern const Iter__Test3__All3__MBoolUint32Entry iter__test3__all3__mbool_uint32_entry__iter_prototype;
 
@@ -845,7 +858,8 @@ size_t iter__test3__all3__mstring_self_entry__iter_unpacked_size_bound(size_t le
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mstring_self_entry__iter_message;
 extern const Iter__Test3__All3__MStringSelfEntry iter__test3__all3__mstring_self_entry__iter_prototype;
 
@@ -906,7 +920,8 @@ size_t iter__test3__all3__mstring_string_entry__iter_unpacked_size_bound(size_t 
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__mstring_string_entry__iter_message;
 extern const Iter__Test3__All3__MStringStringEntry iter__test3__all3__mstring_string_entry__iter_prototype;
 
@@ -968,7 +983,8 @@ size_t iter__test3__all3__nested__deeper__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__nested__deeper__iter_message;
 extern const Iter__Test3__All3__Nested__Deeper iter__test3__all3__nested__deeper__iter_prototype;
 
@@ -1031,7 +1047,8 @@ size_t iter__test3__all3__nested__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__nested__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__nested__iter_message;
 extern const Iter__Test3__All3__Nested iter__test3__all3__nested__iter_prototype;
 
@@ -1119,7 +1136,8 @@ size_t iter__test3__all3__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__test3__all3__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__test3__all3__iter_message;
 extern const Iter__Test3__All3 iter__test3__all3__iter_prototype;
 

@@ -53,13 +53,14 @@ const PbciMessage iter__wide__item__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Wide__Item *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint64_t v;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -124,7 +125,7 @@ ptrdiff_t iter__wide__item__iter_unpack(const uint8_t *data, size_t len, void *b
   if (msg == NULL) return r;
   iter__wide__item__iter_init(msg);
   return pbci_unpack_end(&arena, iter__wide__item__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Wide__WideRepeated (iter.wide.WideRepeated) ==== */
@@ -451,7 +452,7 @@ const PbciMessage iter__wide__wide_repeated__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Wide__WideRepeated *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -531,6 +532,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
   size_t cap_r69 = msg->n_r69; /* capacity of r69 */
   size_t cap_r70 = msg->n_r70; /* capacity of r70 */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -812,7 +814,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r8[msg->n_r8++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -1200,7 +1202,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r18[msg->n_r18++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -1588,7 +1590,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r28[msg->n_r28++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -1976,7 +1978,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r38[msg->n_r38++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -2364,7 +2366,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r48[msg->n_r48++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -2752,7 +2754,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r58[msg->n_r58++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3140,7 +3142,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->r68[msg->n_r68++] = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -3250,6 +3252,19 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
         break;
     }
   }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
   return 0;
 too_deep:
   r = PROTOBUF_C_ITER_ERR_DEPTH;
@@ -3303,7 +3318,7 @@ ptrdiff_t iter__wide__wide_repeated__iter_unpack(const uint8_t *data, size_t len
   if (msg == NULL) return r;
   iter__wide__wide_repeated__iter_init(msg);
   return pbci_unpack_end(&arena, iter__wide__wide_repeated__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Wide__WideGroups (iter.wide.WideGroups) ==== */
@@ -3687,13 +3702,14 @@ const PbciMessage iter__wide__wide_groups__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Wide__WideGroups *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -3708,8 +3724,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g1 = pbci_alloc(arena, sizeof *msg->g1);
           if (msg->g1 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g1, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g1, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x0a, value_end};
+          r = iter__wide__item__iter_decode(msg->g1, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g1, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x12) {
@@ -3728,8 +3749,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g2 = pbci_alloc(arena, sizeof *msg->g2);
           if (msg->g2 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g2, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g2, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x12, value_end};
+          r = iter__wide__item__iter_decode(msg->g2, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g2, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x1a) {
@@ -3748,8 +3774,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g3 = pbci_alloc(arena, sizeof *msg->g3);
           if (msg->g3 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g3, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g3, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__wide__item__iter_decode(msg->g3, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g3, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x22) {
@@ -3768,8 +3799,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g4 = pbci_alloc(arena, sizeof *msg->g4);
           if (msg->g4 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g4, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g4, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x22, value_end};
+          r = iter__wide__item__iter_decode(msg->g4, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g4, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x2a) {
@@ -3788,8 +3824,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g5 = pbci_alloc(arena, sizeof *msg->g5);
           if (msg->g5 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g5, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g5, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2a, value_end};
+          r = iter__wide__item__iter_decode(msg->g5, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g5, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x32) {
@@ -3808,8 +3849,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g6 = pbci_alloc(arena, sizeof *msg->g6);
           if (msg->g6 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g6, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g6, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x32, value_end};
+          r = iter__wide__item__iter_decode(msg->g6, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g6, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x3a) {
@@ -3828,8 +3874,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g7 = pbci_alloc(arena, sizeof *msg->g7);
           if (msg->g7 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g7, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g7, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3a, value_end};
+          r = iter__wide__item__iter_decode(msg->g7, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g7, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x42) {
@@ -3848,8 +3899,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g8 = pbci_alloc(arena, sizeof *msg->g8);
           if (msg->g8 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g8, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g8, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x42, value_end};
+          r = iter__wide__item__iter_decode(msg->g8, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g8, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x4a) {
@@ -3868,8 +3924,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g9 = pbci_alloc(arena, sizeof *msg->g9);
           if (msg->g9 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g9, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g9, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x4a, value_end};
+          r = iter__wide__item__iter_decode(msg->g9, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g9, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x52) {
@@ -3888,8 +3949,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g10 = pbci_alloc(arena, sizeof *msg->g10);
           if (msg->g10 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g10, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g10, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x52, value_end};
+          r = iter__wide__item__iter_decode(msg->g10, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g10, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x5a) {
@@ -3908,8 +3974,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g11 = pbci_alloc(arena, sizeof *msg->g11);
           if (msg->g11 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g11, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g11, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x5a, value_end};
+          r = iter__wide__item__iter_decode(msg->g11, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g11, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x62) {
@@ -3928,8 +3999,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g12 = pbci_alloc(arena, sizeof *msg->g12);
           if (msg->g12 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g12, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g12, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x62, value_end};
+          r = iter__wide__item__iter_decode(msg->g12, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g12, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x6a) {
@@ -3948,8 +4024,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g13 = pbci_alloc(arena, sizeof *msg->g13);
           if (msg->g13 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g13, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g13, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x6a, value_end};
+          r = iter__wide__item__iter_decode(msg->g13, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g13, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x72) {
@@ -3968,8 +4049,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g14 = pbci_alloc(arena, sizeof *msg->g14);
           if (msg->g14 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g14, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g14, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x72, value_end};
+          r = iter__wide__item__iter_decode(msg->g14, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g14, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x7a) {
@@ -3988,8 +4074,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g15 = pbci_alloc(arena, sizeof *msg->g15);
           if (msg->g15 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g15, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g15, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x7a, value_end};
+          r = iter__wide__item__iter_decode(msg->g15, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g15, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
@@ -4008,8 +4099,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g16 = pbci_alloc(arena, sizeof *msg->g16);
           if (msg->g16 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g16, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g16, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x182, value_end};
+          r = iter__wide__item__iter_decode(msg->g16, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g16, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
@@ -4028,8 +4124,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g17 = pbci_alloc(arena, sizeof *msg->g17);
           if (msg->g17 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g17, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g17, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x18a, value_end};
+          r = iter__wide__item__iter_decode(msg->g17, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g17, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
@@ -4048,8 +4149,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g18 = pbci_alloc(arena, sizeof *msg->g18);
           if (msg->g18 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g18, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g18, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x192, value_end};
+          r = iter__wide__item__iter_decode(msg->g18, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g18, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x01)) {
@@ -4068,8 +4174,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g19 = pbci_alloc(arena, sizeof *msg->g19);
           if (msg->g19 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g19, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g19, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x19a, value_end};
+          r = iter__wide__item__iter_decode(msg->g19, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g19, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x01)) {
@@ -4088,8 +4199,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g20 = pbci_alloc(arena, sizeof *msg->g20);
           if (msg->g20 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g20, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g20, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a2, value_end};
+          r = iter__wide__item__iter_decode(msg->g20, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g20, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
@@ -4108,8 +4224,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g21 = pbci_alloc(arena, sizeof *msg->g21);
           if (msg->g21 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g21, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g21, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1aa, value_end};
+          r = iter__wide__item__iter_decode(msg->g21, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g21, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x01)) {
@@ -4128,8 +4249,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g22 = pbci_alloc(arena, sizeof *msg->g22);
           if (msg->g22 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g22, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g22, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1b2, value_end};
+          r = iter__wide__item__iter_decode(msg->g22, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g22, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
@@ -4148,8 +4274,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g23 = pbci_alloc(arena, sizeof *msg->g23);
           if (msg->g23 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g23, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g23, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1ba, value_end};
+          r = iter__wide__item__iter_decode(msg->g23, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g23, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01)) {
@@ -4168,8 +4299,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g24 = pbci_alloc(arena, sizeof *msg->g24);
           if (msg->g24 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g24, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g24, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1c2, value_end};
+          r = iter__wide__item__iter_decode(msg->g24, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g24, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
@@ -4188,8 +4324,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g25 = pbci_alloc(arena, sizeof *msg->g25);
           if (msg->g25 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g25, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g25, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1ca, value_end};
+          r = iter__wide__item__iter_decode(msg->g25, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g25, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
@@ -4208,8 +4349,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g26 = pbci_alloc(arena, sizeof *msg->g26);
           if (msg->g26 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g26, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g26, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1d2, value_end};
+          r = iter__wide__item__iter_decode(msg->g26, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g26, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
@@ -4228,8 +4374,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g27 = pbci_alloc(arena, sizeof *msg->g27);
           if (msg->g27 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g27, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g27, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1da, value_end};
+          r = iter__wide__item__iter_decode(msg->g27, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g27, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
@@ -4248,8 +4399,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g28 = pbci_alloc(arena, sizeof *msg->g28);
           if (msg->g28 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g28, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g28, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1e2, value_end};
+          r = iter__wide__item__iter_decode(msg->g28, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g28, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01)) {
@@ -4268,8 +4424,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g29 = pbci_alloc(arena, sizeof *msg->g29);
           if (msg->g29 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g29, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g29, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1ea, value_end};
+          r = iter__wide__item__iter_decode(msg->g29, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g29, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01)) {
@@ -4288,8 +4449,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g30 = pbci_alloc(arena, sizeof *msg->g30);
           if (msg->g30 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g30, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g30, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1f2, value_end};
+          r = iter__wide__item__iter_decode(msg->g30, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g30, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
@@ -4308,8 +4474,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g31 = pbci_alloc(arena, sizeof *msg->g31);
           if (msg->g31 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g31, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g31, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1fa, value_end};
+          r = iter__wide__item__iter_decode(msg->g31, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g31, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x02)) {
@@ -4328,8 +4499,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g32 = pbci_alloc(arena, sizeof *msg->g32);
           if (msg->g32 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g32, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g32, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x282, value_end};
+          r = iter__wide__item__iter_decode(msg->g32, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g32, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
@@ -4348,8 +4524,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g33 = pbci_alloc(arena, sizeof *msg->g33);
           if (msg->g33 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g33, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g33, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x28a, value_end};
+          r = iter__wide__item__iter_decode(msg->g33, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g33, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
@@ -4368,8 +4549,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g34 = pbci_alloc(arena, sizeof *msg->g34);
           if (msg->g34 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g34, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g34, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x292, value_end};
+          r = iter__wide__item__iter_decode(msg->g34, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g34, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
@@ -4388,8 +4574,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g35 = pbci_alloc(arena, sizeof *msg->g35);
           if (msg->g35 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g35, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g35, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x29a, value_end};
+          r = iter__wide__item__iter_decode(msg->g35, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g35, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
@@ -4408,8 +4599,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g36 = pbci_alloc(arena, sizeof *msg->g36);
           if (msg->g36 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g36, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g36, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2a2, value_end};
+          r = iter__wide__item__iter_decode(msg->g36, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g36, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
@@ -4428,8 +4624,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g37 = pbci_alloc(arena, sizeof *msg->g37);
           if (msg->g37 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g37, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g37, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2aa, value_end};
+          r = iter__wide__item__iter_decode(msg->g37, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g37, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02)) {
@@ -4448,8 +4649,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g38 = pbci_alloc(arena, sizeof *msg->g38);
           if (msg->g38 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g38, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g38, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2b2, value_end};
+          r = iter__wide__item__iter_decode(msg->g38, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g38, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x02)) {
@@ -4468,8 +4674,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g39 = pbci_alloc(arena, sizeof *msg->g39);
           if (msg->g39 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g39, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g39, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2ba, value_end};
+          r = iter__wide__item__iter_decode(msg->g39, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g39, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x02)) {
@@ -4488,8 +4699,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g40 = pbci_alloc(arena, sizeof *msg->g40);
           if (msg->g40 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g40, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g40, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2c2, value_end};
+          r = iter__wide__item__iter_decode(msg->g40, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g40, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
@@ -4508,8 +4724,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g41 = pbci_alloc(arena, sizeof *msg->g41);
           if (msg->g41 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g41, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g41, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2ca, value_end};
+          r = iter__wide__item__iter_decode(msg->g41, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g41, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02)) {
@@ -4528,8 +4749,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g42 = pbci_alloc(arena, sizeof *msg->g42);
           if (msg->g42 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g42, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g42, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2d2, value_end};
+          r = iter__wide__item__iter_decode(msg->g42, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g42, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
@@ -4548,8 +4774,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g43 = pbci_alloc(arena, sizeof *msg->g43);
           if (msg->g43 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g43, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g43, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2da, value_end};
+          r = iter__wide__item__iter_decode(msg->g43, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g43, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x02)) {
@@ -4568,8 +4799,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g44 = pbci_alloc(arena, sizeof *msg->g44);
           if (msg->g44 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g44, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g44, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2e2, value_end};
+          r = iter__wide__item__iter_decode(msg->g44, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g44, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x02)) {
@@ -4588,8 +4824,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g45 = pbci_alloc(arena, sizeof *msg->g45);
           if (msg->g45 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g45, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g45, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2ea, value_end};
+          r = iter__wide__item__iter_decode(msg->g45, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g45, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
@@ -4608,8 +4849,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g46 = pbci_alloc(arena, sizeof *msg->g46);
           if (msg->g46 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g46, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g46, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2f2, value_end};
+          r = iter__wide__item__iter_decode(msg->g46, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g46, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
@@ -4628,8 +4874,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g47 = pbci_alloc(arena, sizeof *msg->g47);
           if (msg->g47 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g47, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g47, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x2fa, value_end};
+          r = iter__wide__item__iter_decode(msg->g47, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g47, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03)) {
@@ -4648,8 +4899,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g48 = pbci_alloc(arena, sizeof *msg->g48);
           if (msg->g48 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g48, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g48, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x382, value_end};
+          r = iter__wide__item__iter_decode(msg->g48, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g48, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x03)) {
@@ -4668,8 +4924,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g49 = pbci_alloc(arena, sizeof *msg->g49);
           if (msg->g49 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g49, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g49, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x38a, value_end};
+          r = iter__wide__item__iter_decode(msg->g49, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g49, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x03)) {
@@ -4688,8 +4949,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g50 = pbci_alloc(arena, sizeof *msg->g50);
           if (msg->g50 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g50, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g50, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x392, value_end};
+          r = iter__wide__item__iter_decode(msg->g50, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g50, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
@@ -4708,8 +4974,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g51 = pbci_alloc(arena, sizeof *msg->g51);
           if (msg->g51 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g51, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g51, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x39a, value_end};
+          r = iter__wide__item__iter_decode(msg->g51, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g51, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x03)) {
@@ -4728,8 +4999,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g52 = pbci_alloc(arena, sizeof *msg->g52);
           if (msg->g52 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g52, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g52, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3a2, value_end};
+          r = iter__wide__item__iter_decode(msg->g52, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g52, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
@@ -4748,8 +5024,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g53 = pbci_alloc(arena, sizeof *msg->g53);
           if (msg->g53 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g53, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g53, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3aa, value_end};
+          r = iter__wide__item__iter_decode(msg->g53, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g53, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x03)) {
@@ -4768,8 +5049,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g54 = pbci_alloc(arena, sizeof *msg->g54);
           if (msg->g54 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g54, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g54, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3b2, value_end};
+          r = iter__wide__item__iter_decode(msg->g54, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g54, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x03)) {
@@ -4788,8 +5074,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g55 = pbci_alloc(arena, sizeof *msg->g55);
           if (msg->g55 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g55, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g55, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3ba, value_end};
+          r = iter__wide__item__iter_decode(msg->g55, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g55, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
@@ -4808,8 +5099,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g56 = pbci_alloc(arena, sizeof *msg->g56);
           if (msg->g56 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g56, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g56, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3c2, value_end};
+          r = iter__wide__item__iter_decode(msg->g56, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g56, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
@@ -4828,8 +5124,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g57 = pbci_alloc(arena, sizeof *msg->g57);
           if (msg->g57 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g57, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g57, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3ca, value_end};
+          r = iter__wide__item__iter_decode(msg->g57, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g57, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03)) {
@@ -4848,8 +5149,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g58 = pbci_alloc(arena, sizeof *msg->g58);
           if (msg->g58 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g58, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g58, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3d2, value_end};
+          r = iter__wide__item__iter_decode(msg->g58, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g58, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x03)) {
@@ -4868,8 +5174,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g59 = pbci_alloc(arena, sizeof *msg->g59);
           if (msg->g59 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g59, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g59, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3da, value_end};
+          r = iter__wide__item__iter_decode(msg->g59, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g59, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03)) {
@@ -4888,8 +5199,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g60 = pbci_alloc(arena, sizeof *msg->g60);
           if (msg->g60 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g60, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g60, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3e2, value_end};
+          r = iter__wide__item__iter_decode(msg->g60, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g60, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
@@ -4908,8 +5224,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g61 = pbci_alloc(arena, sizeof *msg->g61);
           if (msg->g61 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g61, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g61, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3ea, value_end};
+          r = iter__wide__item__iter_decode(msg->g61, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g61, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03)) {
@@ -4928,8 +5249,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g62 = pbci_alloc(arena, sizeof *msg->g62);
           if (msg->g62 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g62, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g62, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3f2, value_end};
+          r = iter__wide__item__iter_decode(msg->g62, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g62, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
@@ -4948,8 +5274,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g63 = pbci_alloc(arena, sizeof *msg->g63);
           if (msg->g63 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g63, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g63, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x3fa, value_end};
+          r = iter__wide__item__iter_decode(msg->g63, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g63, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04)) {
@@ -4968,8 +5299,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g64 = pbci_alloc(arena, sizeof *msg->g64);
           if (msg->g64 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g64, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g64, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x482, value_end};
+          r = iter__wide__item__iter_decode(msg->g64, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g64, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
@@ -4988,8 +5324,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g65 = pbci_alloc(arena, sizeof *msg->g65);
           if (msg->g65 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g65, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g65, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x48a, value_end};
+          r = iter__wide__item__iter_decode(msg->g65, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g65, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
@@ -5008,8 +5349,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->g66 = pbci_alloc(arena, sizeof *msg->g66);
           if (msg->g66 == NULL) goto no_memory;
           PBCI_SET_UP(msg->g66, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g66, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x492, value_end};
+          r = iter__wide__item__iter_decode(msg->g66, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->g66, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x06)) {
@@ -5028,8 +5374,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->c1 = pbci_alloc(arena, sizeof *msg->c1);
           if (msg->c1 == NULL) goto no_memory;
           PBCI_SET_UP(msg->c1, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->c1, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x6a2, value_end};
+          r = iter__wide__item__iter_decode(msg->c1, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->c1, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C1;
         p = value_end;
@@ -5049,8 +5400,13 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
           msg->c2 = pbci_alloc(arena, sizeof *msg->c2);
           if (msg->c2 == NULL) goto no_memory;
           PBCI_SET_UP(msg->c2, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->c2, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x6aa, value_end};
+          r = iter__wide__item__iter_decode(msg->c2, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->c2, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C2;
         p = value_end;
@@ -5078,6 +5434,19 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -5124,7 +5493,7 @@ ptrdiff_t iter__wide__wide_groups__iter_unpack(const uint8_t *data, size_t len, 
   if (msg == NULL) return r;
   iter__wide__wide_groups__iter_init(msg);
   return pbci_unpack_end(&arena, iter__wide__wide_groups__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Wide__WideRequired (iter.wide.WideRequired) ==== */
@@ -5435,7 +5804,7 @@ const PbciMessage iter__wide__wide_required__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Wide__WideRequired *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -5443,6 +5812,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
   uint64_t v;
   uint64_t required[2] = {0}; /* required fields seen */
   (void)depth;
+  (void)next; /* each occurrence returns, its required fields checked */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -6300,7 +6670,7 @@ ptrdiff_t iter__wide__wide_required__iter_unpack(const uint8_t *data, size_t len
   if (msg == NULL) return r;
   iter__wide__wide_required__iter_init(msg);
   return pbci_unpack_end(&arena, iter__wide__wide_required__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Wide__SixtyFour (iter.wide.SixtyFour) ==== */
@@ -6601,7 +6971,7 @@ const PbciMessage iter__wide__sixty_four__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Wide__SixtyFour *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -6673,6 +7043,7 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
   size_t cap_r63 = msg->n_r63; /* capacity of r63 */
   size_t cap_r64 = msg->n_r64; /* capacity of r64 */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -9760,8 +10131,13 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
           msg->item = pbci_alloc(arena, sizeof *msg->item);
           if (msg->item == NULL) goto no_memory;
           PBCI_SET_UP(msg->item, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x48a, value_end};
+          r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -9773,6 +10149,19 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -9821,5 +10210,5 @@ ptrdiff_t iter__wide__sixty_four__iter_unpack(const uint8_t *data, size_t len, v
   if (msg == NULL) return r;
   iter__wide__sixty_four__iter_init(msg);
   return pbci_unpack_end(&arena, iter__wide__sixty_four__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

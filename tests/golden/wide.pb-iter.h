@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Wide__Item (iter.wide.Item) ---- */
 
@@ -83,7 +84,8 @@ size_t iter__wide__item__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__wide__item__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__wide__item__iter_message;
 extern const Iter__Wide__Item iter__wide__item__iter_prototype;
 
@@ -153,7 +155,8 @@ size_t iter__wide__wide_repeated__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__wide__wide_repeated__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__wide__wide_repeated__iter_message;
 extern const Iter__Wide__WideRepeated iter__wide__wide_repeated__iter_prototype;
 
@@ -215,7 +218,8 @@ size_t iter__wide__wide_groups__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__wide__wide_groups__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__wide__wide_groups__iter_message;
 extern const Iter__Wide__WideGroups iter__wide__wide_groups__iter_prototype;
 
@@ -276,7 +280,8 @@ size_t iter__wide__wide_required__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__wide__wide_required__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__wide__wide_required__iter_message;
 extern const Iter__Wide__WideRequired iter__wide__wide_required__iter_prototype;
 
@@ -339,7 +344,8 @@ size_t iter__wide__sixty_four__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__wide__sixty_four__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__wide__sixty_four__iter_message;
 extern const Iter__Wide__SixtyFour iter__wide__sixty_four__iter_prototype;
 

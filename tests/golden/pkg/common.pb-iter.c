@@ -60,7 +60,7 @@ const PbciMessage iter__pkg__common__point__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Pkg__Common__Point *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -68,6 +68,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint
   uint64_t v;
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
+  (void)next; /* each occurrence returns, its required fields checked */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -147,5 +148,5 @@ ptrdiff_t iter__pkg__common__point__iter_unpack(const uint8_t *data, size_t len,
   if (msg == NULL) return r;
   iter__pkg__common__point__iter_init(msg);
   return pbci_unpack_end(&arena, iter__pkg__common__point__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }

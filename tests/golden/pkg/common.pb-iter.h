@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct PbciArena;
+struct PbciNext;
 
 /* ---- Iter__Pkg__Common__Point (iter.pkg.common.Point) ---- */
 
@@ -83,7 +84,8 @@ size_t iter__pkg__common__point__iter_unpacked_size_bound(size_t len);
 
 /* Internal entry points, for decoders of files that use this type. */
 ptrdiff_t iter__pkg__common__point__iter_decode(void *msg, const uint8_t *p,
-    const uint8_t *end, struct PbciArena *arena, uint32_t depth);
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
 extern const struct PbciMessage iter__pkg__common__point__iter_message;
 extern const Iter__Pkg__Common__Point iter__pkg__common__point__iter_prototype;
 

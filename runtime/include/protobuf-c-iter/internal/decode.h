@@ -58,6 +58,15 @@ extern "C" {
 #define PBCI_NOINLINE
 #endif
 
+/* A branch taken rarely: its code kept out of the way of the usual path
+ * (the fast sizer's merges; a decoder's test for merged occurrences after
+ * its own, which without it timed deep64 7-8% slower, docs/design.md). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PBCI_RARELY(x) __builtin_expect((x) != 0, 0)
+#else
+#define PBCI_RARELY(x) (x)
+#endif
+
 /* A generated decoder (x__iter_decode): called, never inlined or cloned.
  * x__iter_unpack calls its message's decoder directly, with a constant
  * depth; otherwise gcc -O3 copies a decoder into it, or clones a recursive
@@ -166,10 +175,31 @@ typedef struct PbciSize {
   PbciCtx ctx;
 } PbciSize;
 
+/* Where a decoder may go on after an occurrence of a singular sub-message
+ * that merges (the `next` argument of generated decoders). Such a field
+ * may be sent again and again, each occurrence merging into one instance
+ * (adding to its arrays, say). From the second occurrence on the parent
+ * passes its own occurrence's end and the field's usual key: a decoder
+ * whose instances grow as occurrences merge (arrays, sub-messages), and
+ * that has no required fields, finishes the occurrence, and while the
+ * parent's next field is the same one, with that key and a length that
+ * fits, decodes that occurrence too, as the parent would have had it
+ * merge (no return, call and reopening; the arrays' capacities still in
+ * hand). `stop` then says where the last of them ends. NULL elsewhere: a
+ * field's first occurrence (the usual path pays only the test), at the
+ * top, for repeated fields. */
+typedef struct PbciNext {
+  const uint8_t *end;  /* the parent occurrence's end */
+  uint32_t key;        /* the field's usual key (1 or 2 bytes, first byte
+                          low, as pbci_key2 reads it) */
+  const uint8_t *stop; /* in: the end of the occurrence the decoder is
+                          given; out: of the last occurrence it decoded */
+} PbciNext;
+
 /* A generated message type, for the shared entry points below. */
 typedef ptrdiff_t (*PbciDecodeFn)(void *msg, const uint8_t *p,
                                   const uint8_t *end, PbciArena *arena,
-                                  uint32_t depth);
+                                  uint32_t depth, PbciNext *next);
 struct PbciList;
 typedef ptrdiff_t (*PbciMeasureFn)(const struct PbciList *list,
                                    PbciSize *size, uint32_t depth);
@@ -528,6 +558,25 @@ PBCI_INLINE const uint8_t *pbci_read_nested_len(const uint8_t *p,
     *value_end = r.end;
     return r.p;
   }
+}
+
+/* For a decoder whose occurrence ended at p, passed `next`: when the
+ * parent's next field is next's field again, with its usual key and a
+ * length that fits, returns its value's start and sets *value_end.
+ * Otherwise NULL, leaving the field to the parent (which reports a
+ * malformed one). */
+PBCI_INLINE const uint8_t *pbci_next_occurrence(const PbciNext *next,
+                                                const uint8_t *p,
+                                                const uint8_t **value_end) {
+  const uint8_t *const end = next->end;
+  if (p >= end || p[0] != (uint8_t)next->key) return NULL;
+  if (next->key < 0x80) {
+    p++;
+  } else {
+    if (end - p < 2 || pbci_key2(p) != next->key) return NULL;
+    p += 2;
+  }
+  return pbci_read_nested_len(p, end, value_end);
 }
 
 /* The little-endian value of the 4 or 8 bytes at p, which the caller has

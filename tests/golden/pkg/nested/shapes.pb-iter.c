@@ -54,13 +54,14 @@ const PbciMessage iter__pkg__nested__shapes__polygon__style__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Pkg__Nested__Shapes__Polygon__Style *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
   uint32_t u32;
   (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
@@ -124,7 +125,7 @@ ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_unpack(const uint8_t *
   if (msg == NULL) return r;
   iter__pkg__nested__shapes__polygon__style__iter_init(msg);
   return pbci_unpack_end(&arena, iter__pkg__nested__shapes__polygon__style__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
 
 /* ==== Iter__Pkg__Nested__Shapes__Polygon (iter.pkg.nested.shapes.Polygon) ==== */
@@ -180,7 +181,7 @@ const PbciMessage iter__pkg__nested__shapes__polygon__iter_message = {
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
 PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, const uint8_t *p,
-    const uint8_t *end, PbciArena *arena, uint32_t depth) {
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Pkg__Nested__Shapes__Polygon *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
@@ -189,6 +190,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
   const uint8_t *value_end;
   size_t cap_points = msg->n_points; /* capacity of points */
   size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -209,7 +211,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
           if (sub == NULL) goto no_memory;
           PBCI_SET_UP(sub, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
           msg->points[msg->n_points++] = sub;
-          r = iter__pkg__common__point__iter_decode(sub, p, value_end, arena, depth + 1);
+          r = iter__pkg__common__point__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
           if (r < 0) goto fail;
         }
         p = value_end;
@@ -246,8 +248,13 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
           msg->center = pbci_alloc(arena, sizeof *msg->center);
           if (msg->center == NULL) goto no_memory;
           PBCI_SET_UP(msg->center, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
+          r = iter__pkg__common__point__iter_decode(msg->center, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__pkg__common__point__iter_decode(msg->center, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__pkg__common__point__iter_decode(msg->center, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         if (p < end && p[0] == 0x22) {
@@ -266,8 +273,13 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
           msg->style = pbci_alloc(arena, sizeof *msg->style);
           if (msg->style == NULL) goto no_memory;
           PBCI_SET_UP(msg->style, Iter__Pkg__Nested__Shapes__Polygon__Style, ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT, iter__pkg__nested__shapes__polygon__style__iter_prototype);
+          r = iter__pkg__nested__shapes__polygon__style__iter_decode(msg->style, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x22, value_end};
+          r = iter__pkg__nested__shapes__polygon__style__iter_decode(msg->style, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
         }
-        r = iter__pkg__nested__shapes__polygon__style__iter_decode(msg->style, p, value_end, arena, depth + 1);
         if (r < 0) goto fail;
         p = value_end;
         break;
@@ -279,6 +291,19 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
         if (p == NULL) goto fail;
         break;
     }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
   }
   return 0;
 too_deep:
@@ -318,5 +343,5 @@ ptrdiff_t iter__pkg__nested__shapes__polygon__iter_unpack(const uint8_t *data, s
   if (msg == NULL) return r;
   iter__pkg__nested__shapes__polygon__iter_init(msg);
   return pbci_unpack_end(&arena, iter__pkg__nested__shapes__polygon__iter_decode(msg, data, pbci_end(data, len),
-      &arena, 0));
+      &arena, 0, NULL));
 }
