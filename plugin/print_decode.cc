@@ -155,20 +155,19 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
         if (msg->$member$ == NULL) goto no_memory;
         PBCI_SET_UP(msg->$member$, $sub_struct$, $sub_init$, $sub_prototype$);
-        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
 )");
       if (f.usual_key.empty()) {
         // No key for PbciNext to hold: each occurrence comes back here.
-        p->Print(vars, R"(      } else {
-        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
-      }
+        p->Print(vars, R"(      }
+      r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
 )");
       } else {
         // A merge: the decoder may go on into the occurrences after it, and
         // say where they end (PbciNext). Only merges pass it, so that the
         // usual path, a field sent once, pays no more than a NULL.
         vars["key"] = UsualKey(f);
-        p->Print(vars, R"(      } else {
+        p->Print(vars, R"(        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
+      } else {
         /* A merge: the occurrences right after it may merge there too. */
         PbciNext merge = {end, $key$, value_end};
         r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, &merge);

@@ -514,6 +514,18 @@ TEST(MergedOccurrences, RunsBrokenAnyWayMergeAsTheSpecificationSays) {
   EXPECT_EQ(CheckMerged(TypeNamed("iter.test3.All3"), all3), "");
 }
 
+TEST(MergedOccurrences, AFieldWithAThreeByteKeyMergesEachOccurrenceInItsParent) {
+  // FarField.far (field 3000): no usual key, so no PbciNext.
+  std::vector<std::string> copies;
+  for (int i = 0; i < 12; i++) {
+    const uint64_t u = static_cast<uint64_t>(i);
+    copies.push_back(LenField(3000, VarintField(3, u) + LenField(4, VarintField(3, u))));
+    if (i % 4 == 3) copies.push_back(VarintField(2, u));
+  }
+  EXPECT_EQ(Key(3000, 2).size(), 3u);
+  EXPECT_EQ(CheckMerged(TypeNamed("iter.merge.FarField"), copies), "");
+}
+
 // ---- deviations from protobuf-c 1.4.1, each asserting both behaviours ----
 
 TEST(Deviation, Bug1MergingSubMessageWithUnsetOneofIsAccepted) {

@@ -747,6 +747,178 @@ ptrdiff_t iter__merge__merge_test__iter_unpack(const uint8_t *data, size_t len, 
       &arena, 0, NULL));
 }
 
+/* ==== Iter__Merge__FarField (iter.merge.FarField) ==== */
+
+/* The fields of iter.merge.FarField by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
+static const PbciFieldInfo iter__merge__far_field__iter_fields[] = {
+  { /* repeated int32 list = 2 */
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT) | PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_PACKED_VARINT, .slot = 0, .elem_size = sizeof(int32_t)},
+  { /* optional iter.merge.Plain far = 3000 */
+    .number = 3000, .key = PBCI_KEY_NONE, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .sub = &iter__merge__plain__iter_message},
+};
+
+/* ITER__MERGE__FAR_FIELD__INIT as an object, for PBCI_SET_UP. */
+const Iter__Merge__FarField iter__merge__far_field__iter_prototype = ITER__MERGE__FAR_FIELD__INIT;
+
+/* Sets up a new top-level instance. */
+static void iter__merge__far_field__iter_init(void *msg) {
+  PBCI_SET_UP(msg, Iter__Merge__FarField, ITER__MERGE__FAR_FIELD__INIT, iter__merge__far_field__iter_prototype);
+}
+
+const PbciMessage iter__merge__far_field__iter_message = {
+  sizeof(Iter__Merge__FarField), &iter__merge__far_field__descriptor,
+  iter__merge__far_field__iter_init,
+  iter__merge__far_field__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
+  iter__merge__far_field__iter_fields, 2, /* fields */
+  1, /* repeated fields */
+  1, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Decodes one occurrence of iter.merge.FarField, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
+ * grow when full, for the run of elements starting there. On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
+PBCI_DECODER ptrdiff_t iter__merge__far_field__iter_decode(void *m, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
+  Iter__Merge__FarField *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  ptrdiff_t r;
+  uint64_t tag;
+  uint64_t v;
+  const uint8_t *value_end;
+  size_t cap_list = msg->n_list; /* capacity of list */
+  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
+occurrence:
+  while (p < end) {
+    field = p;
+    p = pbci_read_key(p, end, &tag);
+    if (p == NULL) goto malformed;
+    switch (tag) {
+      case PBCI_TAG(3000, PBCI_WT_LEN): /* optional iter.merge.Plain far = 3000 */
+        p = pbci_read_nested_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        if (msg->far == NULL) {
+          /* The first occurrence; later ones merge into it. */
+          msg->far = pbci_alloc(arena, sizeof *msg->far);
+          if (msg->far == NULL) goto no_memory;
+          PBCI_SET_UP(msg->far, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+        }
+        r = iter__merge__plain__iter_decode(msg->far, p, value_end, arena, depth + 1, NULL);
+        if (r < 0) goto fail;
+        p = value_end;
+        break;
+      case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 list = 2 */
+      field_2:
+        if (msg->n_list == cap_list) {
+          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+              sizeof *msg->list, field, p, end, p - field == 1);
+          if (msg->list == NULL) goto no_memory;
+        }
+      more_2:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->list[msg->n_list++] = (int32_t)v;
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          if (msg->n_list != cap_list ||
+              pbci_extend_run(arena, msg->list, &cap_list, sizeof *msg->list)) {
+            goto more_2;
+          }
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_LEN): /* list: a packed run */
+        {
+          PbciAppend run = pbci_append_packed(arena, msg->list, &msg->n_list,
+              &cap_list, p, end, PBCI_PACKED_VARINT32);
+          if (run.next == NULL) {
+            r = run.err;
+            goto fail;
+          }
+          msg->list = run.array;
+          p = run.next;
+        }
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      default:
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__merge__far_field__iter_message, &msg->base, &unknown_cap,
+            field, end, &r);
+        if (p == NULL) goto fail;
+        break;
+    }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
+  return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__merge__far_field__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(int32_t)), 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Merge__Plain)), 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Merge__FarField));
+}
+
+const ProtobufCIterType iter__merge__far_field__iter_type = {
+  &iter__merge__far_field__descriptor, &iter__merge__far_field__iter_message
+};
+
+/* protobuf_c_iter_unpack(&iter__merge__far_field__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__merge__far_field__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Merge__FarField *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__merge__far_field__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__merge__far_field__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0, NULL));
+}
+
 /* ==== Iter__Merge__PackedField (iter.merge.PackedField) ==== */
 
 /* The fields of iter.merge.PackedField by number, for the runtime's table-driven
