@@ -166,7 +166,9 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         // say where they end (PbciNext). Only merges pass it, so that the
         // usual path, a field sent once, pays no more than a NULL.
         vars["key"] = UsualKey(f);
-        p->Print(vars, R"(        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
+        p->Print(
+            vars,
+            R"(        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
       } else {
         /* A merge: the occurrences right after it may merge there too. */
         PbciNext merge = {end, $key$, value_end};
