@@ -328,8 +328,9 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
        * sub-message sent again and again. That occurrence merges into this
        * instance (as the merge above would reopen it), so it goes on here,
        * without closing and reopening. */
-      const uint8_t *v, *vend;
-      if (key16(end, f[-1].end, &v) == f[-1].merge->key) {
+      const uint8_t *v = end + 1, *vend;
+      if (f[-1].merge->key < 0x80 ||
+          key16(end, f[-1].end, &v) == f[-1].merge->key) {
         p = pbci_read_len(v, f[-1].end, &vend);
         if (p == NULL) return PBCI_DECLINED;
         f->end = end = vend;
