@@ -22,7 +22,9 @@
  * singular field sent again and again, each occurrence adding elements to
  * its arrays). That instance's frame and array counts are still as it left
  * them, just above the parent's: the later occurrence reopens them and
- * goes on appending, as the decoder does into its struct. */
+ * goes on appending, as the decoder does into its struct. An occurrence
+ * that follows the closing one at once does not even close it: the frame
+ * goes on, as the decoder goes on (PbciNext). */
 #include "measure_common.h"
 #include "protobuf-c-iter/internal/decode.h"
 
