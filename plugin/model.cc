@@ -204,6 +204,27 @@ SizerOp SizerOpOf(const FieldModel& f) {
   }
 }
 
+// Whether the decoder checks that `field` is present: required without a
+// default (a default stands in for a missing one, as protobuf-c does).
+bool RequiredChecked(const FieldDescriptor* field) {
+  return field->is_required() && !field->has_default_value();
+}
+
+// DecoderShape::goes_on for `message`, from its descriptor, so that a field
+// of that type can say it too (PBCI_FIELD_GOES_ON): instances that grow as
+// occurrences merge (arrays, sub-messages) and hold no required field,
+// which each occurrence must hold.
+bool GoesOn(const Descriptor* message) {
+  bool grows = false, required = false;
+  for (int i = 0; i < message->field_count(); i++) {
+    const FieldDescriptor* field = message->field(i);
+    grows = grows || field->is_repeated() ||
+            field->type() == FieldDescriptor::TYPE_MESSAGE;
+    required = required || RequiredChecked(field);
+  }
+  return grows && !required;
+}
+
 FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
   FieldModel f;
   f.number = field->number();
@@ -248,6 +269,7 @@ FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
       f.sub_init_flat_union =
           InitSetsAStructFlat(field->message_type(), options);
       f.sub_prototype = sub.prototype;
+      f.sub_goes_on = GoesOn(field->message_type());
       f.elem_type = f.sub_struct;
       break;
     }
@@ -276,7 +298,6 @@ FieldModel BuildField(const FieldDescriptor* field, const Options& options) {
 // runtime too, which reports its own failures.
 DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
   DecoderShape d;
-  bool grows = false, required = false;
   for (const FieldModel& f : fields) {
     const bool inline_scalar = !f.packed;
     d.varint = d.varint || (f.read == ReadKind::kVarint && inline_scalar);
@@ -286,10 +307,7 @@ DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
     d.sub_messages = d.sub_messages || f.read == ReadKind::kMessage;
     d.no_memory = d.no_memory || (f.repeated && !f.packed) ||
                   f.read == ReadKind::kMessage;
-    grows = grows || f.repeated || f.read == ReadKind::kMessage;
-    required = required || f.required_bit >= 0;
   }
-  d.goes_on = grows && !required;
   return d;
 }
 
@@ -331,7 +349,7 @@ MessageModel BuildMessage(const Descriptor* message, const Options& all) {
   for (int i = 0; i < message->field_count(); i++) {
     const FieldDescriptor* field = message->field(i);
     FieldModel f = BuildField(field, all);
-    if (field->is_required() && !field->has_default_value()) {
+    if (RequiredChecked(field)) {
       f.required_bit = m.n_required_bits++;
     }
     if (f.repeated) f.count_slot = m.n_counts++;
@@ -369,6 +387,7 @@ MessageModel BuildMessage(const Descriptor* message, const Options& all) {
   AddPredictions(&m);
   for (FieldModel& f : m.fields) f.sizer_op = SizerOpOf(f);
   m.decoder = DecoderShapeOf(m.fields);
+  m.decoder.goes_on = GoesOn(message);
   m.bound_terms = ReachableBoundTerms(message, all);
   return m;
 }

@@ -87,6 +87,7 @@ struct FieldModel {
                                      // with { 0 } (InitSetsAStructFlat)
   std::string sub_prototype;         // "foo__sub__iter_prototype": that
                                      // macro's object (PBCI_SET_UP)
+  bool sub_goes_on = false;          // its DecoderShape::goes_on
 
   // Oneof members.
   std::string case_member;  // "my_choice_case", or "" outside a oneof
@@ -164,7 +165,8 @@ struct DecoderShape {
   // (PbciNext): for types whose instances grow as occurrences merge
   // (arrays, sub-messages); not with required fields, which each
   // occurrence must hold (checked at its end, as protobuf-c does). Others
-  // return after each occurrence, without the test.
+  // return after each occurrence, without the test. Computed from the
+  // descriptor (GoesOn in model.cc), as the fields of this type say it too.
   bool goes_on = false;
 };
 

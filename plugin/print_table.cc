@@ -70,6 +70,7 @@ std::string Flags(const FieldModel& f) {
   if (f.repeated) add("PBCI_FIELD_REPEATED");
   if (f.group >= 0) add("PBCI_FIELD_GROUP");
   if (f.required_bit >= 0) add("PBCI_FIELD_REQUIRED");
+  if (f.group >= 0 && f.sub_goes_on) add("PBCI_FIELD_GOES_ON");
   return flags.empty() ? "0" : flags;
 }
 

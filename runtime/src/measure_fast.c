@@ -133,10 +133,13 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                          const PbciFieldInfo *expect,
                                          uint32_t depth, const Options *o,
                                          size_t *lo_io, size_t *hi_io) {
-  Frame stack[SEGMENT_FRAMES];
+  /* stack[0] stands below the instance: its `end`, this one's, is where
+   * no further occurrence can start (see the close). */
+  Frame stack[1 + SEGMENT_FRAMES];
+  Frame *const base = stack + 1;
   size_t pool[SEGMENT_COUNTS];
   size_t *spare = pool;
-  Frame *f = stack;
+  Frame *f = base;
   const uint32_t flags = o->flags;
   /* Whether size_plain may size plain fields (see plain_sizing). */
   const int plain =
@@ -144,10 +147,11 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
   /* The frame at which a child needs a check: past the nesting limit, or
    * past this segment. */
   const Frame *const deepest =
-      stack + (o->max_depth - depth < SEGMENT_FRAMES - 1 ? o->max_depth - depth
-                                                         : SEGMENT_FRAMES - 1);
+      base + (o->max_depth - depth < SEGMENT_FRAMES - 1 ? o->max_depth - depth
+                                                        : SEGMENT_FRAMES - 1);
   const PbciFieldInfo *fi = expect, *last = last_field(type);
   size_t lo = *lo_io, hi = *hi_io;
+  stack[0].end = end;
   if (!fits_masks(type) || !fits_pool(type, spare, pool + SEGMENT_COUNTS) ||
       open_frame(f, type, end, &spare, &lo)) {
     return PBCI_DECLINED;
@@ -290,7 +294,7 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
             if (!fits_masks(sub)) return PBCI_DECLINED;
             if (f == deepest || !fits_pool(sub, spare, pool + SEGMENT_COUNTS)) {
               /* Past the limit, or in a segment of its own. */
-              const uint32_t at = depth + (uint32_t)(f - stack);
+              const uint32_t at = depth + (uint32_t)(f - base);
               size_t child_lo = lo, child_hi = hi;
               if (at >= o->max_depth ||
                   measure_segment(sub, p, vend, sub_expect, at + 1, o,
@@ -320,26 +324,27 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
       fi += fi != last;
     next_field:;
     }
-    /* The instance is complete: its required fields, then its parent. */
-    if (!required_complete(type, f->required)) return PBCI_DECLINED;
-    if (f == stack) break;
+    /* The occurrence is complete. The parent's next field may be this
+     * one's again: a singular sub-message sent again and again. That
+     * occurrence merges into this instance (as the merge above would
+     * reopen it), so for a type whose decoder goes on there too
+     * (PBCI_FIELD_GOES_ON: no required fields to check first, some
+     * fields), it goes on here, without closing and reopening. */
     if (PBCI_RARELY(end < f[-1].end && *end == (uint8_t)f[-1].merge->key &&
-                    (f[-1].merge->flags & PBCI_FIELD_GROUP) &&
-                    type->n_required == 0)) {
-      /* The parent's next field may be this one's again: a singular
-       * sub-message sent again and again. That occurrence merges into this
-       * instance (as the merge above would reopen it), so it goes on here,
-       * without closing and reopening. */
+                    (f[-1].merge->flags & PBCI_FIELD_GOES_ON))) {
       const uint8_t *v = end + 1, *vend;
       if (f[-1].merge->key < 0x80 ||
           key16(end, f[-1].end, &v) == f[-1].merge->key) {
         p = pbci_read_len(v, f[-1].end, &vend);
         if (p == NULL) return PBCI_DECLINED;
         f->end = end = vend;
-        fi = first_field(type);
+        fi = type->fields;
         continue;
       }
     }
+    /* The instance is complete: its required fields, then its parent. */
+    if (!required_complete(type, f->required)) return PBCI_DECLINED;
+    if (f == base) break;
     spare = f->in.arrays;
     f--;
     type = f->type;

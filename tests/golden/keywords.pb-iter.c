@@ -31,7 +31,7 @@ static const PbciFieldInfo iter__kw__class__iter_fields[] = {
   { /* optional iter.kw.class struct = 4 */
     .number = 4, .key = 0x22, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__kw__class__iter_message},
   { /* optional int32 Mixed_Case_Name = 5 */
     .number = 5, .key = 0x28, .kind = PBCI_KIND_SCALAR,

@@ -35,7 +35,7 @@ static const PbciFieldInfo iter__merge__inner__iter_fields[] = {
   { /* optional iter.merge.Inner inner = 5 */
     .number = 5, .key = 0x2a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge__inner__iter_message},
   { /* oneof unset_choice: int32 c1 = 6 */
     .number = 6, .key = 0x30, .kind = PBCI_KIND_SCALAR,
@@ -300,7 +300,7 @@ static const PbciFieldInfo iter__merge__plain__iter_fields[] = {
   { /* optional iter.merge.Plain child = 4 */
     .number = 4, .key = 0x22, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge__plain__iter_message},
 };
 
@@ -506,7 +506,7 @@ static const PbciFieldInfo iter__merge__merge_test__iter_fields[] = {
   { /* optional iter.merge.Inner sub = 1 */
     .number = 1, .key = 0x0a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge__inner__iter_message},
   { /* repeated iter.merge.Inner subs = 2 */
     .number = 2, .key = 0x12, .kind = PBCI_KIND_MESSAGE,
@@ -516,7 +516,7 @@ static const PbciFieldInfo iter__merge__merge_test__iter_fields[] = {
   { /* oneof choice: iter.merge.Inner c_inner = 3 */
     .number = 3, .key = 0x1a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 2,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 2,
     .sub = &iter__merge__inner__iter_message},
   { /* oneof choice: int32 c_int = 4 */
     .number = 4, .key = 0x20, .kind = PBCI_KIND_SCALAR,
@@ -525,7 +525,7 @@ static const PbciFieldInfo iter__merge__merge_test__iter_fields[] = {
   { /* optional iter.merge.Plain plain = 5 */
     .number = 5, .key = 0x2a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 1,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 1,
     .sub = &iter__merge__plain__iter_message},
 };
 
@@ -759,7 +759,7 @@ static const PbciFieldInfo iter__merge__far_field__iter_fields[] = {
   { /* optional iter.merge.Plain far = 3000 */
     .number = 3000, .key = PBCI_KEY_NONE, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge__plain__iter_message},
 };
 
@@ -1289,7 +1289,7 @@ static const PbciFieldInfo iter__merge__log_entry__iter_fields[] = {
   { /* optional iter.merge.Inner detail = 3 */
     .number = 3, .key = 0x1a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__merge__inner__iter_message},
 };
 

@@ -172,7 +172,7 @@ static const PbciFieldInfo renamed__pkg_c__httpserver_conf__iter_fields[] = {
   { /* oneof Target_Kind: iter.opts.HTTPServer_conf Fallback = 8 */
     .number = 8, .key = 0x42, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &renamed__pkg_c__httpserver_conf__iter_message},
   { /* repeated iter.opts.HTTPServer_conf.EnvEntry Env = 9 */
     .number = 9, .key = 0x4a, .kind = PBCI_KIND_MESSAGE,

@@ -83,7 +83,7 @@ static const PbciFieldInfo iter__test__scalars2__iter_fields[] = {
   { /* optional iter.test.Scalars2 f_self = 17 */
     .number = 17, .key = 0x18a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__test__scalars2__iter_message},
   { /* repeated int32 r_int32 = 21 */
     .number = 21, .key = 0x1a8, .kind = PBCI_KIND_SCALAR,

@@ -530,7 +530,7 @@ static const PbciFieldInfo iter__test3__all3__muint64_leaf_entry__iter_fields[] 
   { /* iter.test3.Leaf value = 2 */
     .number = 2, .key = 0x12, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__test3__leaf__iter_message},
 };
 
@@ -1486,7 +1486,7 @@ static const PbciFieldInfo iter__test3__all3__mstring_self_entry__iter_fields[] 
   { /* iter.test3.All3 value = 2 */
     .number = 2, .key = 0x12, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__test3__all3__iter_message},
 };
 
@@ -1922,7 +1922,7 @@ static const PbciFieldInfo iter__test3__all3__nested__iter_fields[] = {
   { /* iter.test3.All3.Nested.Deeper deeper = 1 */
     .number = 1, .key = 0x0a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__test3__all3__nested__deeper__iter_message},
 };
 
@@ -2119,12 +2119,12 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
   { /* iter.test3.Leaf f_leaf = 17 */
     .number = 17, .key = 0x18a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 0,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
     .sub = &iter__test3__leaf__iter_message},
   { /* iter.test3.All3 f_self = 18 */
     .number = 18, .key = 0x192, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 1,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 1,
     .sub = &iter__test3__all3__iter_message},
   { /* repeated int32 r_int32 = 21 [packed] */
     .number = 21, .key = 0x1aa, .kind = PBCI_KIND_SCALAR,
@@ -2190,7 +2190,7 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
   { /* oneof choice: iter.test3.Leaf c_leaf = 43 */
     .number = 43, .key = 0x2da, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 3,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 3,
     .sub = &iter__test3__leaf__iter_message},
   { /* oneof choice: iter.test3.Kind c_enum = 44 */
     .number = 44, .key = 0x2e0, .kind = PBCI_KIND_SCALAR,
@@ -2207,7 +2207,7 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
   { /* oneof choice: iter.test3.All3 c_self = 47 */
     .number = 47, .key = 0x2fa, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 3,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 3,
     .sub = &iter__test3__all3__iter_message},
   { /* oneof choice: fixed64 c_fixed64 = 48 */
     .number = 48, .key = 0x381, .kind = PBCI_KIND_SCALAR,
@@ -2220,7 +2220,7 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
   { /* oneof other_choice: iter.test3.Leaf o_leaf = 51 */
     .number = 51, .key = 0x39a, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 4,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 4,
     .sub = &iter__test3__leaf__iter_message},
   { /* oneof scalar_only: sint64 s_sint64 = 52 */
     .number = 52, .key = 0x3a0, .kind = PBCI_KIND_SCALAR,
@@ -2298,7 +2298,7 @@ static const PbciFieldInfo iter__test3__all3__iter_fields[] = {
   { /* iter.test3.All3.Nested nested = 80 */
     .number = 80, .key = 0x582, .kind = PBCI_KIND_MESSAGE,
     .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
-    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 2,
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 2,
     .sub = &iter__test3__all3__nested__iter_message},
 };
 

@@ -254,6 +254,9 @@ typedef struct PbciFieldInfo {
                                   oneof) appears: singular messages and
                                   members of oneofs holding a message */
 #define PBCI_FIELD_REQUIRED 4u /* required without a default: checked */
+/* A group whose type's decoder goes on into the parent's next occurrences
+ * of it (PbciNext): one with arrays or sub-messages and no required fields. */
+#define PBCI_FIELD_GOES_ON 8u
 
 typedef struct PbciMessage {
   size_t size; /* sizeof the struct */
