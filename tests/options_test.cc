@@ -15,6 +15,7 @@
 #include "defaults.pb-iter.h"
 #include "empty.pb-iter.h"
 #include "merge.pb-iter.h"
+#include "merge3.pb-iter.h"
 #include "options.pb-iter.h"
 #include "scalars3.pb-iter.h"
 #include "wide.pb-iter.h"
@@ -363,10 +364,12 @@ TEST(SizerFastPath, FaultsDeepInsideAreReportedAsUnpackReportsThem) {
 }
 
 // Whether unpacked_size's fast path (not the general sizer it leaves the
-// input to when it gives up) sizes `in` with default options.
-bool FastPathSizes(const ProtobufCIterType* t, const std::string& in) {
+// input to when it gives up) sizes `in` with the options `flags`.
+bool FastPathSizes(const ProtobufCIterType* t, const std::string& in,
+                   uint32_t flags = 0) {
   PbciSize size = {};
   size.ctx.data = Data(in);
+  size.ctx.flags = flags;
   size.ctx.max_depth = PROTOBUF_C_ITER_MAX_DEPTH;
   return pbci_measure_fast(t->impl, Data(in), Data(in) + in.size(), &size) == 0;
 }
@@ -473,6 +476,26 @@ TEST(SizerFastPath, FollowsMergesIntoTheInstanceSizedLast) {
   const ProtobufCIterType* merge_test = &iter__merge__merge_test__iter_type;
   EXPECT_TRUE(FastPathSizes(merge_test, oneof_again));
   EXPECT_EQ(SizeMismatches(merge_test, oneof_again), "");
+}
+
+TEST(SizerFastPath, ReopensTheFramesOfMergedTypesThatDoNotGoOn) {
+  // Types that merging does not grow (no repeated or message field, so no
+  // PBCI_FIELD_GOES_ON) close after each occurrence, and the next one
+  // reopens their frame: Inner3 (in a frame when strings are checked) and
+  // Empty (fields all unknown, in a frame always), each sent three times
+  // in a row.
+  const std::string inner = VarintField(1, 5) + LenField(3, "s");
+  const std::string outer =
+      LenField(1, inner) + LenField(1, VarintField(2, 7)) + LenField(1, inner);
+  const ProtobufCIterType* outer3 = &iter__merge3__outer3__iter_type;
+  EXPECT_TRUE(FastPathSizes(outer3, outer, PROTOBUF_C_ITER_VALIDATE_UTF8));
+  EXPECT_EQ(SizeMismatches(outer3, outer), "");
+  const std::string unknown = VarintField(7, 300);
+  const std::string empties =
+      LenField(1, unknown) + LenField(1, unknown + unknown) + LenField(1, "");
+  const ProtobufCIterType* only_empty = &iter__empty__only_empty__iter_type;
+  EXPECT_TRUE(FastPathSizes(only_empty, empties));
+  EXPECT_EQ(SizeMismatches(only_empty, empties), "");
 }
 
 TEST(SizerFastPath, LeavesOtherRepeatedGroupsToTheGeneralSizer) {

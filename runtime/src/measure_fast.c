@@ -133,8 +133,9 @@ static PBCI_NOINLINE int measure_segment(const PbciMessage *type,
                                          const PbciFieldInfo *expect,
                                          uint32_t depth, const Options *o,
                                          size_t *lo_io, size_t *hi_io) {
-  /* stack[0] stands below the instance: its `end`, this one's, is where
-   * no further occurrence can start (see the close). */
+  /* stack[0] stands below the segment's instance, its `end` that
+   * instance's: the close's test for the parent's next field then fails
+   * at the bottom without a test of its own. */
   Frame stack[1 + SEGMENT_FRAMES];
   Frame *const base = stack + 1;
   size_t pool[SEGMENT_COUNTS];
