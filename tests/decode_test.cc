@@ -395,6 +395,65 @@ TEST(Arrays, OpenRunsLayOutAsCountedRuns) {
   EXPECT_EQ(m->r_int64[3], int64_t{1} << 27);
 }
 
+// Regression (found by fuzz_defaults): an open run takes every element
+// with its key, whatever its length's width, but pbci_count_run stopped at
+// the first length of 3 or more bytes (16 KiB and more, or a short one
+// written long), so the sizers counted a shorter run and then grew a second
+// array: unpacked_size said 32 bytes more than unpack used. Each run below
+// is one exact array, as the decoder lays it out, in both sizers.
+TEST(Arrays, ARunCountsElementsWithLongLengthsAsAnOpenRunTakesThem) {
+  const size_t h = PROTOBUF_C_ITER_ARRAY_HEADER;
+  auto round = [](size_t n) { return (n + 7) & ~size_t{7}; };
+  // raw_tags (field 5, bytes): empty values, their lengths written long in
+  // 2, 3 or 5 bytes or short, in every order.
+  const IterType& conf = TypeNamed("iter.opts.HTTPServer_conf");
+  // After host_name sent twice (a oneof set again), the fast sizer gives up
+  // and the general one sizes the run.
+  const std::string key = Key(5, 2);
+  const std::string len0[] = {Bytes({0x00}), Bytes({0x80, 0x00}),
+                              Bytes({0x80, 0x80, 0x00}),
+                              Bytes({0x80, 0x80, 0x80, 0x80, 0x00})};
+  const std::string hosts = LenField(6, "a") + LenField(6, "b");
+  const ptrdiff_t hosts_size = conf.unpacked_size(Data(hosts), hosts.size());
+  ASSERT_GT(hosts_size, 0);
+  for (const std::string& a : len0) {
+    for (const std::string& b : len0) {
+      for (const std::string& c : len0) {
+        const std::string run = key + a + key + b + key + c;
+        const size_t array = h + round(3 * sizeof(ProtobufCBinaryData));
+        for (const std::string& in : {run, hosts + run}) {
+          std::string problems;
+          IterResult r = DecodeWithIter(conf, in, &problems);
+          EXPECT_EQ(problems, "") << Hex(in);
+          EXPECT_EQ(static_cast<size_t>(r.code),
+                    (in == run ? round(sizeof(Renamed__PkgC__HTTPServerConf))
+                               : static_cast<size_t>(hosts_size)) +
+                        array)
+              << Hex(in);
+          EXPECT_EQ(CheckAgainstProtobufC(conf, in), "") << Hex(in);
+        }
+      }
+    }
+  }
+  // r_string (field 34, a 2-byte key) with values of 16 KiB and more
+  // (3-byte lengths) between short ones.
+  const IterType& s2 = TypeNamed("iter.test.Scalars2");
+  const size_t lengths[] = {20007, 3, 16383, 16384, 4};
+  std::string in;
+  size_t copies = 0;
+  for (size_t n : lengths) {
+    in += LenField(34, std::string(n, 's'));
+    copies += n + 1;
+  }
+  std::string problems;
+  IterResult r = DecodeWithIter(s2, in, &problems);
+  EXPECT_EQ(problems, "");
+  EXPECT_EQ(r.code,
+            static_cast<ptrdiff_t>(round(sizeof(Iter__Test__Scalars2)) + h +
+                                   round(5 * sizeof(char*)) + copies));
+  EXPECT_EQ(CheckAgainstProtobufC(s2, in), "");
+}
+
 // Runs of two repeated fields that interleave (a b a b ...) grow their
 // arrays by doubling: the buffer stays linear in the input, where an array
 // of exactly the running length per run would take 4 n^2 bytes (1.6 GB

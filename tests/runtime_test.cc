@@ -7,6 +7,7 @@
 #include "measure_common.h"  // size_append
 #include "runtime.h"
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -790,10 +791,10 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
   }
 }
 
-// pbci_count_run as its contract in decode.h reads: the fields from `key`
-// on with the same key bytes whose values frame simply (a varint of at most
-// 10 bytes, 4 or 8 bytes, a length of one or two bytes that fits); at
-// least 1.
+// pbci_count_run as its contract in runtime.h reads: the fields from `key`
+// on with the same key bytes whose values frame as the decoder reads them
+// (a varint of at most 10 bytes, 4 or 8 bytes, a length of at most 5 bytes
+// and INT_MAX that fits); at least 1.
 size_t ReferenceCountRun(const std::vector<uint8_t>& in, size_t key_len) {
   const size_t wire_type = in[0] & 7;
   size_t at = 0, n = 0;
@@ -808,13 +809,16 @@ size_t ReferenceCountRun(const std::vector<uint8_t>& in, size_t key_len) {
     } else if (wire_type == PBCI_WT_32BIT || wire_type == PBCI_WT_64BIT) {
       const size_t size = wire_type == PBCI_WT_32BIT ? 4 : 8;
       if (avail >= size) next = v + size;
-    } else if (wire_type == PBCI_WT_LEN && avail >= 1) {
-      size_t len = in[v], prefix = 1;
-      if (len >= 0x80) {
-        len = avail >= 2 && in[v + 1] < 0x80 ? (len & 0x7f) | size_t{in[v + 1]} << 7 : SIZE_MAX;
-        prefix = 2;
+    } else if (wire_type == PBCI_WT_LEN) {
+      uint64_t len = 0;
+      size_t prefix = 0;
+      for (size_t i = 0; i < 5 && i < avail && prefix == 0; i++) {
+        len |= uint64_t{in[v + i] & 0x7fu} << (7 * i);
+        if (in[v + i] < 0x80) prefix = i + 1;
       }
-      if (len != SIZE_MAX && avail >= prefix && avail - prefix >= len) next = v + prefix + len;
+      if (prefix != 0 && len <= INT_MAX && avail - prefix >= len) {
+        next = v + prefix + static_cast<size_t>(len);
+      }
     }
     if (next == 0) break;
     at = next;
@@ -823,20 +827,22 @@ size_t ReferenceCountRun(const std::vector<uint8_t>& in, size_t key_len) {
   return n != 0 ? n : 1;
 }
 
-// Runs of each wire type with one- and two-byte keys, values of every
-// framing the count takes (lengths of one and two bytes among them) and
-// some it does not, each cut at every length, and followed by another key.
-// Lengths of three bytes are not counted, even where their first two
-// bytes read as a two-byte length that fits: an element of 16,384 bytes
-// whose run, misread so, would go on.
-TEST(Runtime, CountRunStopsAtAThreeByteLength) {
+// A length of three bytes is read whole and the run goes on after its
+// value, as an open run does (Arrays.ARunCountsElementsWithLongLengthsAs
+// AnOpenRunTakesThem): an element of 16,384 bytes, whose value is bytes
+// that look like keys, between short ones. Before that fix the count
+// stopped there, at 1.
+TEST(Runtime, CountRunReadsAThreeByteLengthWhole) {
   std::vector<uint8_t> in = {0x0a, 0x01, 'a', 0x0a, 0x80, 0x80, 0x01};
   in.resize(in.size() + 16384, 0x0a);  // the value: bytes that look like keys
   for (int i = 0; i < 3; i++) in.insert(in.end(), {0x0a, 0x01, 'b'});
-  EXPECT_EQ(pbci_count_run(in.data(), in.data() + 1, in.data() + in.size()),
-            ReferenceCountRun(in, 1));
-  EXPECT_EQ(ReferenceCountRun(in, 1), 1u);
+  EXPECT_EQ(pbci_count_run(in.data(), in.data() + 1, in.data() + in.size()), 5u);
+  EXPECT_EQ(ReferenceCountRun(in, 1), 5u);
 }
+
+// Runs of each wire type with one- and two-byte keys, values of every
+// framing the count takes (lengths of one to five bytes among them) and
+// some it does not, each cut at every length, and followed by another key.
 
 TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
   const std::vector<std::vector<uint8_t>> keys = {{0x0a}, {0x08}, {0x0d}, {0x09},
@@ -847,11 +853,15 @@ TEST(Runtime, CountRunMatchesTheReferenceAtEveryCut) {
     std::vector<std::vector<uint8_t>> values;
     if (wire_type == PBCI_WT_LEN) {
       values = {{0x00}, {0x03, 'a', 'b', 'c'}, {0x7f}, {0x80, 0x01}, {0xac, 0x02}, {0x85, 0x00},
-                {0x80, 0x80, 0x01}};
+                {0x80, 0x80, 0x01}, {0x80, 0x80, 0x00}, {0x82, 0x80, 0x80, 0x80, 0x00, 'a', 'b'},
+                {0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, {0x80, 0x80, 0x80, 0x80, 0x08}};
       values[2].resize(1 + 127, 'y');  // 127 bytes: the longest one-byte length
       values[3].insert(values[3].end(), long_value.begin(), long_value.begin() + 128);
       values[4].insert(values[4].end(), long_value.begin(), long_value.end());  // 300
       values[5].insert(values[5].end(), 5, 'z');  // 5 in an over-long two bytes
+      // values[6]: 16,384 bytes, never there; [7], [8]: 0 and 2 written in
+      // three and five bytes; [9]: six bytes, too long; [10]: 2^31, past
+      // INT_MAX.
     } else if (wire_type == PBCI_WT_VARINT) {
       values = {{0x01}, {0x96, 0x01}, {0xff, 0xff, 0xff, 0xff, 0x0f}, std::vector<uint8_t>(11, 0x80)};
       values[3].back() = 0x01;  // 11 bytes: over-long

@@ -102,9 +102,15 @@ PBCI_INLINE size_t count_run(const uint8_t *key, const uint8_t *key_end,
       n++;
     }
   }
-  /* Then (or else) one field at a time. */
+  /* Then (or else) one field at a time, with any length the decoder reads
+   * (3 to 5 bytes: 16 KiB or more, or written long): an open run extends
+   * over those too, so the count must not stop at them (regression:
+   * Arrays.ARunCountsElementsWithLongLengthsAsAnOpenRunTakesThem). */
   while ((size_t)(end - p) > key_len && same_key(p, key, key_len)) {
     const uint8_t *next = pbci_try_skip(p + key_len, end, wire_type);
+    if (next == NULL && wire_type == PBCI_WT_LEN) {
+      next = pbci_read_len_slow(p + key_len, end).end;
+    }
     if (next == NULL) break;
     p = next;
     n++;

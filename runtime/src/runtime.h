@@ -36,9 +36,10 @@ void *pbci_grow(PbciArena *a, const void *old, size_t n_old, size_t n_add,
                 size_t elem_size, const void *owner);
 
 /* The fields from `key` on whose keys are the bytes [key, key_end) and whose
- * values frame simply (a varint of at most 10 bytes, 4 or 8 fixed bytes, a
- * length of 1 or 2 bytes that fits before `end`); at least 1. The run of
- * unpacked elements a new array makes room for. */
+ * values frame (a varint of at most 10 bytes, 4 or 8 fixed bytes, a length
+ * of at most 5 bytes and INT_MAX that fits before `end`: what the decoder
+ * reads); at least 1. The run of unpacked elements a new array makes room
+ * for, and an open run takes one at a time. */
 size_t pbci_count_run(const uint8_t *key, const uint8_t *key_end,
                       const uint8_t *end);
 
