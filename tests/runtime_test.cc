@@ -526,6 +526,56 @@ TEST(Runtime, PackedVarintRunsConvertLikeSingleValues) {
                                      });
 }
 
+// Runs of one-byte values (eight and sixteen at a time, widened in vector
+// registers on x86) hold every value 0-127 of each kind, after 0 to 17
+// two-byte values that move them across word and vector boundaries, and
+// before a tail of 0 to 16 more.
+template <typename T, typename Convert>
+void CheckOneByteRuns(unsigned kind, Convert convert) {
+  for (int lead = 0; lead <= 17; lead++) {
+    for (int tail = 0; tail <= 16; tail += 5) {
+      std::vector<uint8_t> run;
+      std::vector<T> want;
+      for (int i = 0; i < lead; i++) {
+        run.insert(run.end(), {0x81, 0x01});  // 129
+        want.push_back(convert(129));
+      }
+      for (int i = 0; i < 128 + tail; i++) {
+        const uint8_t v = static_cast<uint8_t>((i * 37 + lead) % 128);
+        run.push_back(v);
+        want.push_back(convert(v));
+      }
+      alignas(max_align_t) unsigned char buf[4096];
+      PbciArena a;
+      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
+      size_t n = 0, cap = 0;
+      PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
+      ASSERT_EQ(r.err, 0);
+      ASSERT_EQ(n, want.size());
+      const T* got = static_cast<const T*>(r.array);
+      for (size_t i = 0; i < n; i++) {
+        ASSERT_EQ(got[i], want[i]) << "kind " << kind << ", lead " << lead
+                                   << ", tail " << tail << ", element " << i;
+      }
+    }
+  }
+}
+
+TEST(Runtime, OneByteRunsWidenLikeSingleValues) {
+  CheckOneByteRuns<int32_t>(PBCI_PACKED_VARINT32,
+                            [](uint64_t v) { return static_cast<int32_t>(v); });
+  CheckOneByteRuns<int32_t>(PBCI_PACKED_SINT32, [](uint64_t v) {
+    return pbci_zigzag32(static_cast<uint32_t>(v));
+  });
+  CheckOneByteRuns<uint64_t>(PBCI_PACKED_VARINT64,
+                             [](uint64_t v) { return v; });
+  CheckOneByteRuns<int64_t>(PBCI_PACKED_SINT64,
+                            [](uint64_t v) { return pbci_zigzag64(v); });
+  CheckOneByteRuns<protobuf_c_boolean>(PBCI_PACKED_BOOL, [](uint64_t v) {
+    return static_cast<protobuf_c_boolean>(v != 0);
+  });
+}
+
 TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
   const std::vector<uint8_t> run = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
   alignas(max_align_t) unsigned char buf[64];
