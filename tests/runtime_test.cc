@@ -644,6 +644,45 @@ TEST(Runtime, LongValueRunsReadLikeSingleValues) {
                          [](uint64_t v) { return pbci_zigzag64(v); });
 }
 
+// A new array's run of varints is stored in place, uncounted, when the
+// buffer has room for as many values as the run has bytes, and counted
+// first with a byte less: the same array either way, at the same place,
+// taking the same bytes (which unpacked_size counts).
+TEST(Runtime, UncountedRunsLayOutAsCountedOnes) {
+  for (unsigned kind :
+       {PBCI_PACKED_VARINT32, PBCI_PACKED_SINT64, PBCI_PACKED_BOOL}) {
+    const size_t size = kind == PBCI_PACKED_SINT64 ? 8 : 4;
+    std::vector<uint8_t> run;
+    for (int i = 0; i < 40; i++) {
+      run.insert(run.end(), {0x81, 0x80, 0x01});  // 3 bytes
+      run.push_back(static_cast<uint8_t>(i));     // 1 byte
+    }
+    const size_t in_place =
+        PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ALIGN + run.size() * size;
+    std::vector<unsigned char> layout[2];
+    ptrdiff_t used[2];
+    for (int counted = 0; counted < 2; counted++) {
+      std::vector<unsigned char> buf;
+      PbciArena a = ArenaOf(&buf, in_place - static_cast<size_t>(counted));
+      memset(buf.data(), 0, in_place - static_cast<size_t>(counted));
+      size_t n = 0, cap = 0;
+      PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
+      ASSERT_EQ(r.err, 0) << kind;
+      ASSERT_EQ(n, 80u);
+      ASSERT_EQ(cap, 80u);
+      EXPECT_EQ(static_cast<unsigned char*>(r.array),
+                buf.data() + PROTOBUF_C_ITER_ARRAY_HEADER);
+      used[counted] = pbci_arena_used(&a);
+      layout[counted].assign(buf.data() + PROTOBUF_C_ITER_ARRAY_HEADER,
+                             buf.data() + used[counted]);
+    }
+    EXPECT_EQ(used[0], used[1]) << kind;
+    EXPECT_EQ(used[0], static_cast<ptrdiff_t>(PROTOBUF_C_ITER_ARRAY_HEADER +
+                                              PBCI_ROUND(80 * size)));
+    EXPECT_EQ(layout[0], layout[1]) << kind;
+  }
+}
+
 TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
   const std::vector<uint8_t> run = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
   alignas(max_align_t) unsigned char buf[64];

@@ -321,24 +321,26 @@ PBCI_INLINE int read_two_long(const uint8_t *a, const uint8_t *b,
 }
 #endif
 
-/* The `count` values of a run [p, end) stored from `out` on; 0 when a
- * varint is over 10 bytes (the count does not look for them), else 1.
+/* The values of a run [p, end) stored from `out` on: returns where they
+ * end, or NULL when a varint is over 10 bytes (counts do not look for
+ * them).
  * Varints: a one-byte value is tried as the first of sixteen (with SSE2)
  * or eight at once (small values, the usual case), longer ones without bounds
  * checks (the run ends with a last byte) and without that try, two-byte ones as
- * the first of four at once; in a run of long values (count says so), each from
+ * the first of four at once; in a run of long values (`long_values`), each from
  * a word, 1 to 10 bytes alike, and with SSE2 two at a time from their ends,
  * found 64 bytes at once. Bools: eight one-byte ones at once too, others
  * as pbci_read_bool reads them. Fixed-width values: on a little-endian host the
  * wire bytes are the array's bytes. */
-PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
-                          const uint8_t *end, size_t count, unsigned kind) {
+PBCI_INLINE unsigned char *store_run(unsigned char *out, const uint8_t *p,
+                                     const uint8_t *end, int long_values,
+                                     unsigned kind) {
   uint64_t v;
   unsigned i;
   if (kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64) {
     if (PBCI_LITTLE_ENDIAN) {
       memcpy(out, p, (size_t)(end - p));
-      return 1;
+      return out + (end - p);
     }
     for (; p < end; p += kind == PBCI_PACKED_FIXED32 ? 4 : 8) {
       if (kind == PBCI_PACKED_FIXED32) {
@@ -352,7 +354,7 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
         out += 8;
       }
     }
-    return 1;
+    return out;
   }
   if (kind == PBCI_PACKED_BOOL) {
     protobuf_c_boolean b;
@@ -363,14 +365,14 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
         continue;
       }
       p = pbci_read_bool(p, end, PBCI_WT_VARINT, &b);
-      if (p == NULL) return 0;
+      if (p == NULL) return NULL;
       memcpy(out, &b, sizeof b);
       out += sizeof b;
     }
-    return 1;
+    return out;
   }
 #if PBCI_LITTLE_ENDIAN
-  if ((size_t)(end - p) / 3 >= count) {
+  if (long_values) {
     /* Long values (3 bytes or more on average; random 64-bit ones, say):
      * each read from a word at once, without trying 1 and 2 bytes first. */
 #if PBCI_HAVE_SSE2
@@ -389,7 +391,7 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
           (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_loadu_si128(w + 3)) << 48);
       const uint8_t *a = p; /* the next value's first byte */
       /* Fewer than two ends in 64 bytes: a varint over 10 bytes. */
-      if ((ends & (ends - 1)) == 0) return 0;
+      if ((ends & (ends - 1)) == 0) return NULL;
       do {
         uint64_t two[2];
         const uint8_t *const b = p + pbci_ctz64(ends) + 1;
@@ -397,7 +399,7 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
         ends &= ends - 1;
         b_end = p + pbci_ctz64(ends) + 1;
         ends &= ends - 1;
-        if (!read_two_long(a, b, b_end, two)) return 0;
+        if (!read_two_long(a, b, b_end, two)) return NULL;
         out = store_varint(out, two[0], kind);
         out = store_varint(out, two[1], kind);
         a = b_end;
@@ -407,12 +409,12 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
 #endif
     while ((size_t)(end - p) >= 8) {
       p = pbci_read_run_word(p, &v);
-      if (p == NULL) return 0;
+      if (p == NULL) return NULL;
       out = store_varint(out, v, kind);
     }
   }
 #else
-  (void)count;
+  (void)long_values;
 #endif
   while (p < end) {
 #if PBCI_HAVE_SSE2
@@ -447,10 +449,10 @@ PBCI_INLINE int store_run(unsigned char *out, const uint8_t *p,
     }
 #endif
     p = pbci_read_run_varint(p, end, &v);
-    if (p == NULL) return 0;
+    if (p == NULL) return NULL;
     out = store_varint(out, v, kind);
   }
-  return 1;
+  return out;
 }
 
 /* Gives r->array, holding n elements of capacity *cap, room for `count`
@@ -545,6 +547,51 @@ PBCI_INLINE PbciAppend append_short_run(PbciArena *a, void *array, size_t *n,
   return r;
 }
 
+/* Whether a run of varints holds long values (3 bytes or more each on
+ * average), as its first 64 bytes say: for runs not counted first. */
+PBCI_INLINE int looks_long(const uint8_t *p, const uint8_t *end) {
+  const size_t len = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;
+  size_t i, ends = 0;
+  for (i = 0; i < len; i++) ends += p[i] < 0x80;
+  return len / 3 >= ends;
+}
+
+/* append_packed for a new array's run of varints or bools [p, end) (not
+ * empty), where the buffer has room for as many values as the run has
+ * bytes: stored where pbci_alloc would place the array, at the low end
+ * after its header, without counting the run first (a tenth of the
+ * bench's `packed`), and taken once stored, as append_short_run does. */
+PBCI_INLINE PbciAppend append_in_place(PbciArena *a, void *array, size_t *n,
+                                       size_t *cap, const uint8_t *p,
+                                       const uint8_t *end, unsigned kind,
+                                       size_t size) {
+  PbciAppend r = {array, NULL, 0};
+  unsigned char *const start = a->lo + PROTOBUF_C_ITER_ARRAY_HEADER;
+  unsigned char *stop = NULL;
+  size_t count;
+  /* As pbci_count_varints: a run must end with a varint's last byte. */
+  if (end[-1] < 0x80) stop = store_run(start, p, end, looks_long(p, end), kind);
+  if (stop == NULL) {
+    r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
+    return r;
+  }
+  /* As grow would: capacity pbci_next_capacity(0, count). */
+  count = (size_t)(stop - start) / size;
+  r.array = pbci_array_start(a->lo, count, n);
+  a->lo += PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(count * size);
+  *n = count;
+  *cap = count;
+  return r;
+}
+
+/* Whether the buffer has room for a new array of `bytes` values of `size`
+ * bytes, its header and its rounding, without overflow. */
+PBCI_INLINE int room_for_values(const PbciArena *a, size_t bytes, size_t size) {
+  const size_t room = (size_t)(a->hi - a->lo);
+  return room >= PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ALIGN &&
+         bytes <= (room - PROTOBUF_C_ITER_ARRAY_HEADER - PBCI_ALIGN) / size;
+}
+
 /* The body of pbci_append_packed for a constant kind. */
 PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
                                      size_t *cap, const uint8_t *p,
@@ -555,6 +602,10 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
   if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 &&
       kind != PBCI_PACKED_BOOL && (size_t)(end - p) <= SHORT_RUN) {
     return append_short_run(a, array, n, cap, p, end, kind, size);
+  }
+  if (kind != PBCI_PACKED_FIXED32 && kind != PBCI_PACKED_FIXED64 && *cap == 0 &&
+      p != end && room_for_values(a, (size_t)(end - p), size)) {
+    return append_in_place(a, array, n, cap, p, end, kind, size);
   }
   count = kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64
               ? pbci_count_fixed(p, end, size)
@@ -574,7 +625,8 @@ PBCI_INLINE PbciAppend append_packed(PbciArena *a, void *array, size_t *n,
     }
     return r;
   }
-  if (!store_run((unsigned char *)r.array + *n * size, p, end, count, kind)) {
+  if (store_run((unsigned char *)r.array + *n * size, p, end,
+                (size_t)(end - p) / 3 >= count, kind) == NULL) {
     /* r.array, grown, holds the *n elements within capacity *cap. */
     r.err = PROTOBUF_C_ITER_ERR_MALFORMED;
     return r;

@@ -86,11 +86,11 @@ extern "C" {
 #endif
 
 /* The index of the lowest set bit of x, which is not 0. */
-PBCI_INLINE int pbci_ctz64(uint64_t x) {
+PBCI_INLINE unsigned pbci_ctz64(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
+  return (unsigned)__builtin_ctzll(x);
 #else
-  int n = 0;
+  unsigned n = 0;
   while (!(x & 1)) {
     x >>= 1;
     n++;
