@@ -336,20 +336,23 @@ PBCI_INLINE unsigned char *store_run(unsigned char *out, const uint8_t *p,
                                      const uint8_t *end, int long_values,
                                      unsigned kind) {
   uint64_t v;
-  unsigned i;
   if (kind == PBCI_PACKED_FIXED32 || kind == PBCI_PACKED_FIXED64) {
     if (PBCI_LITTLE_ENDIAN) {
       memcpy(out, p, (size_t)(end - p));
       return out + (end - p);
     }
-    for (; p < end; p += kind == PBCI_PACKED_FIXED32 ? 4 : 8) {
+    /* The count checked the run is whole values: each read succeeds, and
+     * checking says so to the compiler (gcc -O2 -Wmaybe-uninitialized). */
+    while (p < end) {
       if (kind == PBCI_PACKED_FIXED32) {
         uint32_t u32;
-        pbci_read_fixed32(p, end, &u32);
+        p = pbci_read_fixed32(p, end, &u32);
+        if (p == NULL) return NULL;
         memcpy(out, &u32, 4);
         out += 4;
       } else {
-        pbci_read_fixed64(p, end, &v);
+        p = pbci_read_fixed64(p, end, &v);
+        if (p == NULL) return NULL;
         memcpy(out, &v, 8);
         out += 8;
       }
@@ -437,6 +440,7 @@ PBCI_INLINE unsigned char *store_run(unsigned char *out, const uint8_t *p,
     if (p[0] >= 0x80 && (size_t)(end - p) >= 8) {
       /* Four two-byte values at once (small deltas, say). */
       uint64_t w;
+      unsigned i;
       memcpy(&w, p, sizeof w);
       if ((w & UINT64_C(0x8080808080808080)) == UINT64_C(0x0080008000800080)) {
         w = pbci_gather7_pairs(w);
