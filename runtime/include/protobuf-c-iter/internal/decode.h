@@ -1048,7 +1048,10 @@ typedef struct PbciAppend {
  * array for all of it (see "arrays" above), then stores each value. (A
  * varint run of at most 16 bytes is read first, counted as it is read;
  * into a new array with room, its values are stored where the array will
- * be, and the array is taken once they are counted.) On
+ * be, and the array is taken once they are counted. A longer run of
+ * varints or bools into a new array goes there uncounted too, when the
+ * buffer has room for as many values as the run has bytes; the array is
+ * the same either way.) On
  * failure `next` is NULL, err is PROTOBUF_C_ITER_ERR_MALFORMED or
  * PROTOBUF_C_ITER_ERR_NO_MEMORY, *n is unchanged and `array` holds those
  * *n elements within capacity *cap: the caller's array, or a grown copy
