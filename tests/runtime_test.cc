@@ -243,6 +243,18 @@ PbciAppend AppendRun(PbciArena* a, void* array, size_t* n, size_t* cap,
   return r;
 }
 
+// Appends `run` as `kind` to a new array (*n = *cap = 0) in an arena over
+// buf's `size` bytes.
+PbciAppend AppendToNewArray(unsigned char* buf, size_t size,
+                            const std::vector<uint8_t>& run, unsigned kind,
+                            size_t* n, size_t* cap) {
+  PbciArena a;
+  EXPECT_EQ(pbci_arena_init(&a, nullptr, 0, buf, size), 0);
+  *n = 0;
+  *cap = 0;
+  return AppendRun(&a, nullptr, n, cap, run, kind);
+}
+
 // An arena over `buf` holding exactly `size` bytes, no options.
 PbciArena ArenaOf(std::vector<unsigned char>* buf, size_t size) {
   PbciArena a = {};
@@ -547,10 +559,8 @@ void CheckOneByteRuns(unsigned kind, Convert convert) {
         want.push_back(convert(v));
       }
       alignas(max_align_t) unsigned char buf[4096];
-      PbciArena a;
-      ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
-      size_t n = 0, cap = 0;
-      PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
+      size_t n, cap;
+      PbciAppend r = AppendToNewArray(buf, sizeof buf, run, kind, &n, &cap);
       ASSERT_EQ(r.err, 0);
       ASSERT_EQ(n, want.size());
       const T* got = static_cast<const T*>(r.array);
@@ -604,10 +614,8 @@ void CheckLongRuns(unsigned kind, Convert convert) {
     }
     long_runs += run.size() >= 3 * n && run.size() >= 80;
     alignas(max_align_t) unsigned char buf[4096];
-    PbciArena a;
-    ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
-    size_t got_n = 0, cap = 0;
-    PbciAppend r = AppendRun(&a, nullptr, &got_n, &cap, run, kind);
+    size_t got_n, cap;
+    PbciAppend r = AppendToNewArray(buf, sizeof buf, run, kind, &got_n, &cap);
     ASSERT_EQ(r.err, 0) << "kind " << kind << ", trial " << trial;
     ASSERT_EQ(got_n, n);
     const T* got = static_cast<const T*>(r.array);
@@ -621,10 +629,7 @@ void CheckLongRuns(unsigned kind, Convert convert) {
       const std::vector<uint8_t> v = i == bad ? varint(11) : values[i];
       run.insert(run.end(), v.begin(), v.end());
     }
-    ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
-    got_n = 0;
-    cap = 0;
-    r = AppendRun(&a, nullptr, &got_n, &cap, run, kind);
+    r = AppendToNewArray(buf, sizeof buf, run, kind, &got_n, &cap);
     ASSERT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED)
         << "kind " << kind << ", trial " << trial << ", bad " << bad;
     ASSERT_EQ(got_n, 0u);
