@@ -297,14 +297,17 @@ TEST(Runtime, TakeStringCopiesEveryLengthAndItsNul) {
   }
 }
 
-// Strings anywhere in the input with any room to spare (values 0-40 bytes,
-// 0-40 bytes of input before them, 0-40 bytes of room beyond the string, an
-// allocation at the low end): copied exactly, writing nothing outside the
-// free space and the string. (A copy in fixed-size blocks around the value
-// would have to stay within both; ASan reports a read before the input.)
+// Strings anywhere in the input with any room to spare (values 0-130 bytes,
+// 0-129 bytes of input before them, 0-129 bytes of room beyond the string,
+// an allocation at the low end): copied exactly, writing nothing outside the
+// free space and the string. The steps straddle the blocks the short paths
+// move (16, 64 and 128 bytes ending where the value ends): a block needs
+// that many input bytes before the value's end and one more byte of room
+// (ASan reports a read before the input).
 TEST(Runtime, TakeStringCopiesNearTheInputsStartAndWithLittleRoom) {
-  const size_t kSteps[] = {0, 1, 2, 15, 16, 17, 30, 31, 32, 33, 40};
-  for (size_t n = 0; n <= 40; n++) {
+  const size_t kSteps[] = {0,  1,  2,  15, 16,  17,  31, 32,
+                           33, 63, 64, 65, 127, 128, 129};
+  for (size_t n = 0; n <= 130; n++) {
     std::vector<uint8_t> value(n);
     for (size_t i = 0; i < n; i++) value[i] = static_cast<uint8_t>('A' + i % 26);
     for (size_t before : kSteps) {
