@@ -5,17 +5,22 @@
 #include "protobuf-c-iter/internal/decode.h"
 #include "runtime.h"
 
-/* One byte after the first of a varint with room for all ten: adds byte i
- * to v, and its "- 1" takes back the continuation bit (1 << 7 * i) that the
- * byte before added; returns when byte i is the last. Unsigned arithmetic
- * wraps, so a 10th byte's bits beyond 64 fall away, as with a mask. */
-#define VARINT_STEP(i)       \
-  b = p[i];                  \
-  v += (b - 1) << (7 * (i)); \
-  if (b < 0x80) {            \
-    r.p = p + (i) + 1;       \
-    r.v = v;                 \
-    return r;                \
+/* Byte i at p read as a signed number (int8_t is two's complement),
+ * sign-extended to 64 bits: itself below 0x80, else its 7 low bits with
+ * every bit above them set. */
+#define SIGNED_BYTE(p, i) ((uint64_t)(int64_t)((const int8_t *)(p))[i])
+
+/* Byte i (1 to 8) of a varint with room for all ten, when the bytes before
+ * it continued. v holds their 7-bit groups with every bit above them set
+ * (they came as signed bytes); the byte, signed and shifted to its group,
+ * with every bit below set, is and-ed in: its group goes in, and when it is
+ * the last byte its zero sign clears the bits above, v's top bit with them. */
+#define VARINT_STEP(i)                                                      \
+  v &= (SIGNED_BYTE(p, i) << (7 * (i))) | ((UINT64_C(1) << (7 * (i))) - 1); \
+  if (v >> 63 == 0) {                                                       \
+    r.p = p + (i) + 1;                                                      \
+    r.v = v;                                                                \
+    return r;                                                               \
   }
 
 PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
@@ -23,12 +28,13 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
   uint64_t v, b;
   size_t n, i;
   if ((size_t)(end - p) >= 10) {
-    /* No bounds check per byte, and a byte at a time: each costs a load,
-     * a shift, an add and a well-predicted branch, fewer instructions than
-     * gathering a word's 7-bit groups for the 5-byte values of random
-     * 32-bit numbers, and no separate two-byte test (docs/design.md). */
-    v = p[0];
-    if (v < 0x80) {
+    /* No bounds check per byte, and a byte at a time: each costs a signed
+     * load, a shift, an or, an and and a branch on the sign, fewer
+     * instructions than gathering a word's 7-bit groups for the 5-byte
+     * values of random 32-bit numbers, and no separate two-byte test
+     * (docs/design.md). */
+    v = SIGNED_BYTE(p, 0);
+    if (v >> 63 == 0) {
       r.p = p + 1;
       r.v = v;
       return r;
@@ -41,11 +47,20 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
     VARINT_STEP(6)
     VARINT_STEP(7)
     VARINT_STEP(8)
-    VARINT_STEP(9)
+    /* The tenth byte's low bit is the value's top bit; it must be the last
+     * (below 0x80). */
+    b = p[9];
+    if (b < 0x80) {
+      r.p = p + 10;
+      r.v = (v & ~(UINT64_C(1) << 63)) | b << 63;
+      return r;
+    }
     return r; /* more than 10 bytes */
   }
-  /* Near the end of the input or of a sub-message: the same sums, each
-   * byte checked against the n (< 10) left, so none can be over-long. */
+  /* Near the end of the input or of a sub-message: a byte at a time, each
+   * checked against the n (< 10) left, so none can be over-long. Each
+   * byte's "- 1" takes back the continuation bit (1 << 7 * i) that the byte
+   * before it added. */
   n = (size_t)(end - p);
   if (n == 0) return r;
   v = p[0];
@@ -67,6 +82,7 @@ PbciRead pbci_read_varint_slow(const uint8_t *p, const uint8_t *end) {
 }
 
 #undef VARINT_STEP
+#undef SIGNED_BYTE
 
 PbciRead pbci_read_tag_slow(const uint8_t *p, const uint8_t *end) {
   PbciRead r = {NULL, 0};
