@@ -350,10 +350,6 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
                "cap", f.cap_local, "count", f.count_member, "member", f.member);
     }
   }
-  p->Print(
-      "  size_t unknown_cap = msg->$base$.n_unknown_fields; /* capacity of "
-      "unknown_fields */\n",
-      "base", m.base_member);
   if (d.goes_on) p->Print("occurrence:\n");
   p->Print(R"(  while (p < end) {
     field = p;
@@ -373,8 +369,8 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
   p->Print(R"(    default:
       /* Unknown, or a field of this message with a wire type it does not
        * take (malformed). */
-      p = pbci_store_unknown(arena, &$message$, &msg->$base$, &unknown_cap,
-          field, end, &r);
+      p = pbci_store_unknown(arena, &$message$, &msg->$base$, field, end,
+          &r);
       if (p == NULL) goto fail;
       break;
 )",

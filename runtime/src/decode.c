@@ -884,12 +884,11 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
 }
 
 const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
-                                  ProtobufCMessage *base, size_t *cap,
-                                  const uint8_t *p, const uint8_t *end,
-                                  ptrdiff_t *err) {
+                                  ProtobufCMessage *base, const uint8_t *p,
+                                  const uint8_t *end, ptrdiff_t *err) {
   PbciField f;
   ProtobufCMessageUnknownField *u;
-  size_t n;
+  size_t n, cap;
   unsigned char *copy;
   /* Re-read from the key so that framing is checked in one place. */
   if (pbci_next_field(p, end, &f) == NULL ||
@@ -898,18 +897,18 @@ const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
     return NULL;
   }
   if (a->ctx.flags & PROTOBUF_C_ITER_DISCARD_UNKNOWN) return f.end;
-  if (base->n_unknown_fields == *cap) {
-    /* One more at a time: unknown fields are rare, doubling keeps many
-     * linear. */
-    u = (ProtobufCMessageUnknownField *)grow_to(
-        a, base->unknown_fields, base->n_unknown_fields, cap,
-        base->n_unknown_fields + 1, sizeof *u, &base->n_unknown_fields);
-    if (u == NULL) {
-      *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
-      return NULL;
-    }
-    base->unknown_fields = u;
+  /* The array's capacity is what its header records (grow_to reads it): no
+   * decoder keeps it, so that none pays for it on entry. One more at a
+   * time: unknown fields are rare, doubling keeps many linear. */
+  cap = base->n_unknown_fields;
+  u = (ProtobufCMessageUnknownField *)grow_to(
+      a, base->unknown_fields, base->n_unknown_fields, &cap,
+      base->n_unknown_fields + 1, sizeof *u, &base->n_unknown_fields);
+  if (u == NULL) {
+    *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+    return NULL;
   }
+  base->unknown_fields = u;
   n = (size_t)(f.end - f.raw);
   if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
     copy = (unsigned char *)(uintptr_t)f.raw; /* the caller's, never written */

@@ -70,7 +70,6 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
   (void)depth;
   (void)next; /* each occurrence returns, its required fields checked */
   size_t cap_blobs = msg->n_blobs; /* capacity of blobs */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -125,8 +124,8 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__defaults__defaults__sub__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__defaults__defaults__sub__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -345,7 +344,6 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
   (void)next; /* each occurrence returns, its required fields checked */
   size_t cap_subs = msg->n_subs; /* capacity of subs */
   size_t cap_strings = msg->n_strings; /* capacity of strings */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -804,8 +802,8 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__defaults__defaults__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__defaults__defaults__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -47,7 +47,6 @@ PBCI_DECODER ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p
   uint64_t tag;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -56,8 +55,8 @@ PBCI_DECODER ptrdiff_t iter__empty__empty__iter_decode(void *m, const uint8_t *p
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__empty__empty__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__empty__empty__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -145,7 +144,6 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
   uint64_t tag;
   const uint8_t *value_end;
   size_t cap_es = msg->n_es; /* capacity of es */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -204,8 +202,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__empty__only_empty__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__empty__only_empty__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

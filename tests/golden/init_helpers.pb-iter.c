@@ -64,7 +64,6 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const u
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -79,8 +78,8 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const u
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__init__no_init__nested__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__init__no_init__nested__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -163,7 +162,6 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, cons
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -178,8 +176,8 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, cons
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__init__no_init__with_init__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__init__no_init__with_init__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -266,7 +264,6 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const u
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -295,8 +292,8 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const u
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__init__no_init__mentry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__init__no_init__mentry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -403,7 +400,6 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_m = msg->n_m; /* capacity of m */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -538,8 +534,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__init__no_init__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__init__no_init__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -649,7 +645,6 @@ PBCI_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -675,8 +670,8 @@ PBCI_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__init__flat_union__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__init__flat_union__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -101,7 +101,6 @@ PBCI_DECODER ptrdiff_t iter__kw__class__iter_decode(void *m, const uint8_t *p,
   const uint8_t *value_end;
   size_t cap_for_ = msg->n_for_; /* capacity of for_ */
   size_t cap_old_list = msg->n_old_list; /* capacity of old_list */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -313,8 +312,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__kw__class__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__kw__class__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

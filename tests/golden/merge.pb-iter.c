@@ -82,7 +82,6 @@ PBCI_DECODER ptrdiff_t iter__merge__inner__iter_decode(void *m, const uint8_t *p
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_list = msg->n_list; /* capacity of list */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -221,8 +220,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__inner__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__inner__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -339,7 +338,6 @@ PBCI_DECODER ptrdiff_t iter__merge__plain__iter_decode(void *m, const uint8_t *p
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_list = msg->n_list; /* capacity of list */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -439,8 +437,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__plain__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__plain__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -564,7 +562,6 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_subs = msg->n_subs; /* capacity of subs */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -686,8 +683,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__merge_test__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__merge_test__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -798,7 +795,6 @@ PBCI_DECODER ptrdiff_t iter__merge__far_field__iter_decode(void *m, const uint8_
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_list = msg->n_list; /* capacity of list */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -860,8 +856,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__far_field__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__far_field__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -964,7 +960,6 @@ PBCI_DECODER ptrdiff_t iter__merge__packed_field__iter_decode(void *m, const uin
   uint64_t tag;
   (void)depth;
   size_t cap_values = msg->n_values; /* capacity of values */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -999,8 +994,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__packed_field__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__packed_field__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1105,7 +1100,6 @@ PBCI_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const 
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
   (void)next; /* each occurrence returns, its required fields checked */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1132,8 +1126,8 @@ PBCI_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, const 
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__required_field2__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__required_field2__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1218,7 +1212,6 @@ PBCI_DECODER ptrdiff_t iter__merge__string_field__iter_decode(void *m, const uin
   uint64_t tag;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1235,8 +1228,8 @@ PBCI_DECODER ptrdiff_t iter__merge__string_field__iter_decode(void *m, const uin
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__string_field__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__string_field__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1328,7 +1321,6 @@ PBCI_DECODER ptrdiff_t iter__merge__log_entry__iter_decode(void *m, const uint8_
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_lines = msg->n_lines; /* capacity of lines */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -1398,8 +1390,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge__log_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge__log_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -65,7 +65,6 @@ PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t 
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -104,8 +103,8 @@ PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t 
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge3__inner3__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge3__inner3__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -187,7 +186,6 @@ PBCI_DECODER ptrdiff_t iter__merge3__outer3__iter_decode(void *m, const uint8_t 
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -216,8 +214,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__merge3__outer3__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__merge3__outer3__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

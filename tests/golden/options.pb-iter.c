@@ -67,7 +67,6 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_decode(v
   uint64_t tag;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -98,8 +97,8 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_decode(v
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &renamed__pkg_c__httpserver_conf__env_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &renamed__pkg_c__httpserver_conf__env_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -222,7 +221,6 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
   size_t cap_tags = msg->n_tags; /* capacity of tags */
   size_t cap_raw_tags = msg->n_raw_tags; /* capacity of raw_tags */
   size_t cap_env = msg->n_env; /* capacity of env */
-  size_t unknown_cap = msg->header.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -411,8 +409,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &renamed__pkg_c__httpserver_conf__iter_message, &msg->header, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &renamed__pkg_c__httpserver_conf__iter_message, &msg->header, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

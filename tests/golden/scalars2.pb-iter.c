@@ -243,7 +243,6 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
   size_t cap_p_double = msg->n_p_double; /* capacity of p_double */
   size_t cap_p_bool = msg->n_p_bool; /* capacity of p_bool */
   size_t cap_p_enum = msg->n_p_enum; /* capacity of p_enum */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -1422,8 +1421,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test__scalars2__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test__scalars2__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -65,7 +65,6 @@ PBCI_DECODER ptrdiff_t iter__test3__leaf__iter_decode(void *m, const uint8_t *p,
   uint64_t v;
   (void)depth;
   size_t cap_values = msg->n_values; /* capacity of values */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -125,8 +124,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__leaf__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__leaf__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -227,7 +226,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void 
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -255,8 +253,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void 
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mint32_string_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mint32_string_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -343,7 +341,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -368,8 +365,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mint64_int64_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mint64_int64_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -456,7 +453,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void 
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -480,8 +476,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void 
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__muint32_bytes_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__muint32_bytes_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -568,7 +564,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__muint64_leaf_entry__iter_decode(void *
   uint64_t tag;
   uint64_t v;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -608,8 +603,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__muint64_leaf_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__muint64_leaf_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -717,7 +712,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -742,8 +736,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__msint32_enum_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__msint32_enum_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -831,7 +825,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void
   uint64_t u64;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -857,8 +850,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__msint64_double_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__msint64_double_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -945,7 +938,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void
   uint32_t u32;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -971,8 +963,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mfixed32_float_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mfixed32_float_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1060,7 +1052,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void 
   protobuf_c_boolean b;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1089,8 +1080,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void 
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mfixed64_bool_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mfixed64_bool_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1178,7 +1169,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(
   uint64_t u64;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1204,8 +1194,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__msfixed32_sfixed64_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__msfixed32_sfixed64_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1293,7 +1283,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(v
   uint64_t u64;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1319,8 +1308,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(v
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__msfixed64_fixed32_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__msfixed64_fixed32_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1408,7 +1397,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *
   protobuf_c_boolean b;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1436,8 +1424,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mbool_uint32_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mbool_uint32_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1523,7 +1511,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_self_entry__iter_decode(void *
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -1566,8 +1553,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mstring_self_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mstring_self_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1699,7 +1686,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void
   uint64_t tag;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -1730,8 +1716,8 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__mstring_string_entry__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__mstring_string_entry__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1817,7 +1803,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__deeper__iter_decode(void *m, c
   uint64_t tag;
   (void)depth;
   size_t cap_kinds = msg->n_kinds; /* capacity of kinds */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -1862,8 +1847,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__nested__deeper__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__nested__deeper__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -1959,7 +1944,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__nested__iter_decode(void *m, const uin
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -1988,8 +1972,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__nested__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__nested__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -2367,7 +2351,6 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
   size_t cap_m_bool_uint32 = msg->n_m_bool_uint32; /* capacity of m_bool_uint32 */
   size_t cap_m_string_self = msg->n_m_string_self; /* capacity of m_string_self */
   size_t cap_m_string_string = msg->n_m_string_string; /* capacity of m_string_string */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -3632,8 +3615,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__test3__all3__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__test3__all3__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -61,7 +61,6 @@ PBCI_DECODER ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t *p,
   uint64_t v;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -90,8 +89,8 @@ PBCI_DECODER ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t *p,
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__wide__item__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__wide__item__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -531,7 +530,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
   size_t cap_r68 = msg->n_r68; /* capacity of r68 */
   size_t cap_r69 = msg->n_r69; /* capacity of r69 */
   size_t cap_r70 = msg->n_r70; /* capacity of r70 */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -3246,8 +3244,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__wide__wide_repeated__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__wide__wide_repeated__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -3708,7 +3706,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_groups__iter_decode(void *m, const uint8
   ptrdiff_t r;
   uint64_t tag;
   const uint8_t *value_end;
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -5429,8 +5426,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__wide__wide_groups__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__wide__wide_groups__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -5813,7 +5810,6 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
   uint64_t required[2] = {0}; /* required fields seen */
   (void)depth;
   (void)next; /* each occurrence returns, its required fields checked */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -6622,8 +6618,8 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__wide__wide_required__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__wide__wide_required__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -7042,7 +7038,6 @@ PBCI_DECODER ptrdiff_t iter__wide__sixty_four__iter_decode(void *m, const uint8_
   size_t cap_r62 = msg->n_r62; /* capacity of r62 */
   size_t cap_r63 = msg->n_r63; /* capacity of r63 */
   size_t cap_r64 = msg->n_r64; /* capacity of r64 */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -10144,8 +10139,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__wide__sixty_four__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__wide__sixty_four__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

@@ -69,7 +69,6 @@ PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint
   uint64_t required[1] = {0}; /* required fields seen */
   (void)depth;
   (void)next; /* each occurrence returns, its required fields checked */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -110,8 +109,8 @@ PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__pkg__common__point__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__pkg__common__point__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }

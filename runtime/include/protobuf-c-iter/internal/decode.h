@@ -1080,12 +1080,10 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
  * PROTOBUF_C_ITER_DISCARD_UNKNOWN). Returns the position after it, or NULL
  * with *err set (wire types 3, 4, 6, 7 and bad framing are malformed).
  * The unknown-field array grows like any other array, for one element at a
- * time (so it doubles); *cap is its capacity, base->n_unknown_fields when
- * the occurrence began. */
+ * time (so it doubles); its capacity is what its header records. */
 const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
-                                  ProtobufCMessage *base, size_t *cap,
-                                  const uint8_t *p, const uint8_t *end,
-                                  ptrdiff_t *err);
+                                  ProtobufCMessage *base, const uint8_t *p,
+                                  const uint8_t *end, ptrdiff_t *err);
 
 /* ---- strings and bytes ---- */
 

@@ -62,7 +62,6 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(vo
   uint32_t u32;
   (void)depth;
   (void)next; /* each occurrence returns: merges grow nothing here */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -90,8 +89,8 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(vo
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__pkg__nested__shapes__polygon__style__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__pkg__nested__shapes__polygon__style__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
@@ -189,7 +188,6 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_points = msg->n_points; /* capacity of points */
-  size_t unknown_cap = msg->base.n_unknown_fields; /* capacity of unknown_fields */
 occurrence:
   while (p < end) {
     field = p;
@@ -286,8 +284,8 @@ occurrence:
       default:
         /* Unknown, or a field of this message with a wire type it does not
          * take (malformed). */
-        p = pbci_store_unknown(arena, &iter__pkg__nested__shapes__polygon__iter_message, &msg->base, &unknown_cap,
-            field, end, &r);
+        p = pbci_store_unknown(arena, &iter__pkg__nested__shapes__polygon__iter_message, &msg->base, field, end,
+            &r);
         if (p == NULL) goto fail;
         break;
     }
