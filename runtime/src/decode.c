@@ -809,15 +809,6 @@ static PBCI_NOINLINE PbciString take_string_slow(PbciArena *a, const uint8_t *p,
   return r;
 }
 
-/* The input's `size` bytes ending at src_end to the `size` ending at
- * dst_end: one fixed-size move, whatever the value's length, so that the
- * copy takes no branch on it (random lengths mispredicted the loop's exit
- * and the sizes' tests in copy_short: docs/design.md). */
-PBCI_INLINE void move_block_below(unsigned char *dst_end,
-                                  const uint8_t *src_end, size_t size) {
-  memcpy(dst_end - size, src_end - size, size);
-}
-
 PbciString pbci_take_other_string(PbciArena *a, const uint8_t *p,
                                   const uint8_t *end, ptrdiff_t *err) {
   /* A one-byte length (so at most 127 bytes), room in the buffer, no
@@ -825,31 +816,30 @@ PbciString pbci_take_other_string(PbciArena *a, const uint8_t *p,
   const uint8_t *value_end;
   const uint8_t *v = pbci_try_len1(p, end, &value_end);
   if (v != NULL && !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
-    PbciString r;
-    unsigned char *const top = a->hi;
     const size_t n = (size_t)(value_end - v);
-    const size_t room = (size_t)(top - a->lo);
+    const size_t room = (size_t)(a->hi - a->lo);
     const size_t before = (size_t)(value_end - a->ctx.data);
-    /* As pbci_take_string's inline path does with 16 bytes: the value and
-     * its NUL take the top n + 1 bytes, and the value comes with the input
-     * before it, 64 or 128 bytes ending where it ends, into the free space
-     * below its NUL: the smaller block that holds it, when the input before
-     * the value's end fills the block and the room takes it; else (near the
-     * input's start, little room) copy_short. */
+    /* As pbci_take_string's inline path does with 16 bytes, a block of 64
+     * or 128 bytes, the smaller that holds the value, when the input before
+     * the value's end fills it and the room takes it: no branch on the
+     * length (random lengths mispredicted copy_short's loop exit and size
+     * tests: docs/design.md). Near the input's start or with little room,
+     * copy_short. */
     if (n <= 64 && room > 64 && before >= 64) {
-      move_block_below(top - 1, value_end, 64);
-    } else if (room > 128 && before >= 128) {
-      move_block_below(top - 1, value_end, 128);
-    } else if (room > n) {
-      copy_short(top - 1 - n, v, n);
-    } else {
-      return take_string_slow(a, p, end, err);
+      return pbci_put_string_block(a, value_end, n, 64);
     }
-    top[-1] = '\0';
-    a->hi = top - (n + 1);
-    r.s = (char *)a->hi;
-    r.next = value_end;
-    return r;
+    if (room > 128 && before >= 128) {
+      return pbci_put_string_block(a, value_end, n, 128);
+    }
+    if (room > n) {
+      PbciString r;
+      a->hi -= n + 1;
+      r.s = (char *)a->hi;
+      copy_short(a->hi, v, n);
+      r.s[n] = '\0';
+      r.next = value_end;
+      return r;
+    }
   }
   return take_string_slow(a, p, end, err);
 }
