@@ -480,6 +480,34 @@ TEST(Arrays, InterleavedRunsGrowLinearly) {
 // The decoder reads parts of its input twice (runs are counted before
 // they are stored), so a buffer overlapping the input, which decoding would
 // overwrite, is refused.
+// Bytes values and unknown fields of up to 16 bytes are copied as one
+// 16-byte move ending where they end, when the input before that end and the
+// room allow; byte by byte otherwise. Every length from 0 to 20, ending from
+// 2 to 44 bytes into the input (a leading string field of 0 to 24 bytes),
+// each field last or next to last, in the exact buffer DecodeWithIter gives
+// (so the last copy has no room to spare): ASan reports a read before the
+// input, and a move into the room below the copy overwrites what the decoder
+// stored there, which the comparison with protobuf-c catches.
+TEST(Copies, BytesAndUnknownFieldsNearTheInputsStartAndInExactBuffers) {
+  const IterType& t = TypeNamed("iter.test.Scalars2");
+  for (size_t n = 0; n <= 20; n++) {
+    std::string value;
+    for (size_t i = 0; i < n; i++) value += static_cast<char>('a' + i % 26);
+    const std::string bytes = LenField(15, value);
+    const std::string unknown = LenField(100, value);
+    const std::string varint = VarintField(101, uint64_t{1} << (7 * (n % 10)));
+    for (size_t lead = 0; lead <= 24; lead++) {
+      const std::string head =
+          lead == 0 ? "" : LenField(14, std::string(lead - 1, 'x'));
+      for (const std::string& tail : {bytes + unknown, unknown + bytes,
+                                      unknown + varint, varint + unknown}) {
+        ASSERT_EQ(CheckAgainstProtobufC(t, head + tail), "")
+            << n << " " << lead;
+      }
+    }
+  }
+}
+
 TEST(Api, OverlappingInputAndBufferAreRejected) {
   ExactBuffer buf(4096);
   auto* bytes = static_cast<uint8_t*>(buf.data);

@@ -297,45 +297,66 @@ TEST(Runtime, TakeStringCopiesEveryLengthAndItsNul) {
   }
 }
 
-// Strings anywhere in the input with any room to spare (values 0-130 bytes,
-// 0-129 bytes of input before them, 0-129 bytes of room beyond the string,
-// an allocation at the low end): copied exactly, writing nothing outside the
-// free space and the string. The steps straddle the blocks the short paths
-// move (16, 64 and 128 bytes ending where the value ends): a block needs
-// that many input bytes before the value's end and one more byte of room
-// (ASan reports a read before the input).
-TEST(Runtime, TakeStringCopiesNearTheInputsStartAndWithLittleRoom) {
-  const size_t kSteps[] = {0,  1,  2,  15, 16,  17,  31, 32,
-                           33, 63, 64, 65, 127, 128, 129};
-  for (size_t n = 0; n <= 130; n++) {
+// Places each value of 0 to n_max bytes (letters) `before` bytes into its
+// input and takes it with `take` into an arena of the `n + nul` bytes its
+// copy needs and `spare` more, above an 8-byte allocation, for each `before`
+// and `spare` in `steps`. `take(arena, value, end, &next)` returns the copy.
+// Checks that the whole value is read, the copy is exact (with its NUL when
+// nul is 1) at the top of the buffer, and nothing is written to the
+// allocation below the free space or past the buffer (canary bytes); ASan
+// reports a read before the input.
+template <typename Take>
+void CheckCopiesAtEveryPlace(size_t n_max, const std::vector<size_t>& steps,
+                             size_t nul, Take take) {
+  for (size_t n = 0; n <= n_max; n++) {
     std::vector<uint8_t> value(n);
     for (size_t i = 0; i < n; i++) value[i] = static_cast<uint8_t>('A' + i % 26);
-    for (size_t before : kSteps) {
+    for (size_t before : steps) {
       std::vector<uint8_t> input(before, 0x55);
       const std::vector<uint8_t> wire = LengthPrefixed(value);
       input.insert(input.end(), wire.begin(), wire.end());
       const uint8_t* end = input.data() + input.size();
-      for (size_t spare : kSteps) {
+      for (size_t spare : steps) {
+        SCOPED_TRACE(testing::Message() << n << " bytes, " << before
+                                        << " before, " << spare << " spare");
         std::vector<unsigned char> buf;
-        PbciArena a = ArenaOf(&buf, 8 + spare + n + 1);
+        PbciArena a = ArenaOf(&buf, 8 + spare + n + nul);
         a.ctx.data = input.data();  // as unpack sets it
         unsigned char* low = static_cast<unsigned char*>(pbci_alloc(&a, 8));
         ASSERT_NE(low, nullptr);
         memset(low, 0x77, 8);
-        ptrdiff_t err = 0;
-        PbciString s = pbci_take_string(&a, input.data() + before, end, &err);
-        ASSERT_EQ(s.next, end) << n << " " << before << " " << spare;
-        ASSERT_EQ(std::string(s.s), std::string(value.begin(), value.end()))
-            << n << " " << before << " " << spare;
-        ASSERT_EQ(reinterpret_cast<unsigned char*>(s.s) + n + 1,
-                  buf.data() + 8 + spare + n + 1);
-        for (size_t i = 0; i < 8; i++) ASSERT_EQ(low[i], 0x77) << n;
+        const uint8_t* next = nullptr;
+        const unsigned char* copy = take(&a, input.data() + before, end, &next);
+        ASSERT_EQ(next, end);
+        ASSERT_EQ(copy, buf.data() + 8 + spare);
+        ASSERT_EQ(std::vector<uint8_t>(copy, copy + n), value);
+        if (nul != 0) {
+          ASSERT_EQ(copy[n], 0);
+        }
+        for (size_t i = 0; i < 8; i++) ASSERT_EQ(low[i], 0x77);
         for (size_t i = 0; i < 16; i++) {
-          ASSERT_EQ(buf[8 + spare + n + 1 + i], 0xee) << n;
+          ASSERT_EQ(buf[8 + spare + n + nul + i], 0xee);
         }
       }
     }
   }
+}
+
+// Strings anywhere in the input with any room to spare (values 0-130 bytes,
+// 0-129 bytes of input before them and of room beyond the string). The
+// steps straddle the blocks the short paths move (16, 64 and 128 bytes
+// ending where the value ends): a block needs that many input bytes before
+// the value's end and one more byte of room.
+TEST(Runtime, TakeStringCopiesNearTheInputsStartAndWithLittleRoom) {
+  CheckCopiesAtEveryPlace(
+      130, {0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 1,
+      [](PbciArena* a, const uint8_t* p, const uint8_t* end,
+         const uint8_t** next) {
+        ptrdiff_t err = 0;
+        PbciString s = pbci_take_string(a, p, end, &err);
+        *next = s.next;
+        return reinterpret_cast<const unsigned char*>(s.s);
+      });
 }
 
 // Validation on whichever path copies the value: a short one with little
@@ -387,6 +408,25 @@ TEST(Runtime, TakeBytesCopiesOrAliases) {
     ASSERT_EQ(pbci_take_bytes(&a, &bd, wire.data(), end, &err), nullptr) << n;
     ASSERT_EQ(err, PROTOBUF_C_ITER_ERR_NO_MEMORY);
   }
+}
+
+// pbci_take_bytes' copy (put_value, which unknown fields share): a value of
+// up to 16 bytes moves as 16 bytes ending where it ends, which needs 16 bytes
+// of input before that end and 16 of room; byte-exact otherwise. Values of
+// 1-20 bytes, 0-33 bytes of input before them and of room to spare.
+TEST(Runtime, TakeBytesCopiesNearTheInputsStartAndWithLittleRoom) {
+  CheckCopiesAtEveryPlace(20, {0, 1, 2, 13, 14, 15, 16, 17, 18, 31, 32, 33}, 0,
+                          [](PbciArena* a, const uint8_t* p, const uint8_t* end,
+                             const uint8_t** next) -> const unsigned char* {
+                            ProtobufCBinaryData bd = {0, nullptr};
+                            ptrdiff_t err = 0;
+                            *next = pbci_take_bytes(a, &bd, p, end, &err);
+                            if (bd.len != static_cast<size_t>(end - p - 1))
+                              return nullptr;
+                            // An empty value takes no room: the top, as an
+                            // empty copy would be.
+                            return bd.len == 0 ? a->hi : bd.data;
+                          });
 }
 
 // An array as the decoder allocates it: a header (capacity, owner) before

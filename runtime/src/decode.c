@@ -22,6 +22,57 @@ typedef char pbci_header_fits[sizeof(PbciArrayHeader) <=
                               ? 1
                               : -1];
 
+/* memcpy for up to 127 bytes (the values a one-byte length allows, small
+ * arrays) as fixed-size copies: two overlapping ones up to 32 bytes, then 16
+ * bytes at a time and an overlapping last 16. No call, so the caller saves
+ * no registers. */
+PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
+  uint64_t w[4];
+  if (n > 32) {
+    size_t i;
+    for (i = 0; i < n - 16; i += 16) {
+      memcpy(w, src + i, 16);
+      memcpy(d + i, w, 16);
+    }
+    memcpy(w, src + n - 16, 16);
+    memcpy(d + n - 16, w, 16);
+  } else if (n > 16) {
+    memcpy(w, src, 16);
+    memcpy(w + 2, src + n - 16, 16);
+    memcpy(d, w, 16);
+    memcpy(d + n - 16, w + 2, 16);
+  } else if (n >= 8) {
+    memcpy(w, src, 8);
+    memcpy(w + 1, src + n - 8, 8);
+    memcpy(d, w, 8);
+    memcpy(d + n - 8, w + 1, 8);
+  } else if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, src, 4);
+    memcpy(&tail, src + n - 4, 4);
+    memcpy(d, &head, 4);
+    memcpy(d + n - 4, &tail, 4);
+  } else if (n > 0) {
+    d[0] = src[0];
+    d[n / 2] = src[n / 2];
+    d[n - 1] = src[n - 1];
+  }
+}
+
+/* The longest value copy_short copies. */
+#define SHORT_COPY 127u
+
+/* n bytes from src to d: copy_short for the usual short ones (values, and
+ * the elements of a small array when it grows: a call of the C library's
+ * memcpy there cost OpenX 3-5% of its time, docs/design.md). */
+PBCI_INLINE void copy_value(unsigned char *d, const uint8_t *src, size_t n) {
+  if (n <= SHORT_COPY) {
+    copy_short(d, src, n);
+  } else {
+    memcpy(d, src, n);
+  }
+}
+
 /* The bodies of pbci_grow and pbci_count_run and the growth policy,
  * inlined where arrays grow (pbci_grow_run: every unpacked repeated field's
  * first element calls it; packed runs; unknown fields), so that growing
@@ -35,7 +86,8 @@ PBCI_INLINE void *grow(PbciArena *a, const void *old, size_t n_old,
   block = (unsigned char *)pbci_alloc(a, pbci_array_bytes(n, elem_size));
   if (block == NULL) return NULL;
   elements = pbci_array_start(block, n, owner);
-  if (n_old != 0) memcpy(elements, old, n_old * elem_size);
+  copy_value((unsigned char *)elements, (const uint8_t *)old,
+             n_old * elem_size);
   return elements;
 }
 
@@ -730,53 +782,25 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
 
 /* ---- strings and bytes ---- */
 
-/* memcpy for the values a one-byte length allows (up to 127 bytes) as
- * fixed-size copies: two overlapping ones up to 32 bytes, then 16 bytes at
- * a time and an overlapping last 16. No call, so the caller saves no
- * registers. */
-PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
-  uint64_t w[4];
-  if (n > 32) {
-    size_t i;
-    for (i = 0; i < n - 16; i += 16) {
-      memcpy(w, src + i, 16);
-      memcpy(d + i, w, 16);
-    }
-    memcpy(w, src + n - 16, 16);
-    memcpy(d + n - 16, w, 16);
-  } else if (n > 16) {
-    memcpy(w, src, 16);
-    memcpy(w + 2, src + n - 16, 16);
-    memcpy(d, w, 16);
-    memcpy(d + n - 16, w + 2, 16);
-  } else if (n >= 8) {
-    memcpy(w, src, 8);
-    memcpy(w + 1, src + n - 8, 8);
-    memcpy(d, w, 8);
-    memcpy(d + n - 8, w + 1, 8);
-  } else if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, src, 4);
-    memcpy(&tail, src + n - 4, 4);
-    memcpy(d, &head, 4);
-    memcpy(d + n - 4, &tail, 4);
-  } else if (n > 0) {
-    d[0] = src[0];
-    d[n / 2] = src[n / 2];
-    d[n - 1] = src[n - 1];
-  }
-}
-
-/* The longest value copy_short copies. */
-#define SHORT_COPY 127u
-
-/* n bytes of a value from src to d: copy_short for the usual short ones. */
-PBCI_INLINE void copy_value(unsigned char *d, const uint8_t *src, size_t n) {
-  if (n <= SHORT_COPY) {
-    copy_short(d, src, n);
+/* Copies the n bytes of a value ending at value_end (bytes, an unknown
+ * field) to the top of the free space: returns the copy, or NULL when the
+ * buffer has no room. Up to 16 bytes, as the string paths do
+ * (pbci_put_string_block), one 16-byte move ending where the value ends,
+ * where the input before its end and the room allow: no branch on the
+ * length. */
+PBCI_INLINE unsigned char *put_value(PbciArena *a, const uint8_t *value_end,
+                                     size_t n) {
+  unsigned char *const top = a->hi;
+  const size_t room = (size_t)(top - a->lo);
+  if (n <= 16 && room >= 16 && (size_t)(value_end - a->ctx.data) >= 16) {
+    memcpy(top - 16, value_end - 16, 16);
+  } else if (room >= n) {
+    copy_value(top - n, value_end - n, n);
   } else {
-    memcpy(d, src, n);
+    return NULL;
   }
+  a->hi = top - n;
+  return a->hi;
 }
 
 /* Everything pbci_take_other_string's fast path leaves out: lengths over 127,
@@ -860,12 +884,11 @@ const uint8_t *pbci_take_bytes(PbciArena *a, ProtobufCBinaryData *bd,
     if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
       d = (unsigned char *)(uintptr_t)p; /* the caller's, never written */
     } else {
-      d = pbci_alloc_bytes(a, n);
+      d = put_value(a, value_end, n);
       if (d == NULL) {
         *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
         return NULL;
       }
-      copy_value(d, p, n);
     }
   }
   bd->len = n;
@@ -903,12 +926,11 @@ const uint8_t *pbci_store_unknown(PbciArena *a, const PbciMessage *type,
   if (a->ctx.flags & PROTOBUF_C_ITER_ALIAS_BYTES) {
     copy = (unsigned char *)(uintptr_t)f.raw; /* the caller's, never written */
   } else {
-    copy = pbci_alloc_bytes(a, n);
+    copy = put_value(a, f.end, n);
     if (copy == NULL) {
       *err = PROTOBUF_C_ITER_ERR_NO_MEMORY;
       return NULL;
     }
-    copy_value(copy, f.raw, n);
   }
   u = &base->unknown_fields[base->n_unknown_fields++];
   u->tag = (uint32_t)(f.tag >> 3);
