@@ -305,6 +305,7 @@ DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
     d.fixed64 = d.fixed64 || (f.read == ReadKind::kFixed64 && inline_scalar);
     d.boolean = d.boolean || (f.read == ReadKind::kBool && inline_scalar);
     d.sub_messages = d.sub_messages || f.read == ReadKind::kMessage;
+    d.run_buffer = d.run_buffer || f.buffered_run;
     d.no_memory = d.no_memory || (f.repeated && !f.packed) ||
                   f.read == ReadKind::kMessage;
   }

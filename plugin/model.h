@@ -120,6 +120,10 @@ struct FieldModel {
   // (pbci_start_run), the elements after the first entering at more_label,
   // past the array's growth, once pbci_extend_run gave them a slot.
   std::string more_label;
+  // An unpacked repeated message field whose key is predicted after each
+  // element: a first run keeps its pointers in the decoder's `buffered` union
+  // until it ends (pbci_message_room, pbci_close_run).
+  bool buffered_run = false;
   // The bytes of its usual key (1 or 2; empty from field number 2048), for
   // the sizer's table (PbciFieldInfo::key).
   std::vector<uint8_t> usual_key;
@@ -161,6 +165,7 @@ struct DecoderShape {
   bool sub_messages = false;  // value_end, the depth check and too_deep:
                               // otherwise depth is unused
   bool no_memory = false;     // arrays grown or sub-messages allocated inline
+  bool run_buffer = false;    // a field with buffered_run: the `run` union
   // Whether it goes on into the parent's next occurrence of the same field
   // (PbciNext): for types whose instances grow as occurrences merge
   // (arrays, sub-messages); not with required fields, which each

@@ -76,6 +76,8 @@ void AddPredictions(MessageModel* m) {
       if (f->read != ReadKind::kBool && f->read != ReadKind::kMessage) {
         f->more_label = "more_" + std::to_string(f->number);
       }
+      // A message's first run is buffered instead, until it ends.
+      if (f->read == ReadKind::kMessage) f->buffered_run = true;
     }
     // The next field only: also trying the one after it costs more code
     // than it saves (docs/design.md).

@@ -77,6 +77,19 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
 )");
     }
     p->Print(vars, "        goto $label$;\n      }\n");
+    if (element && f.buffered_run && next.label == f.label) {
+      // Not the run's next element: a buffered run ends here.
+      const Vars close_vars = {{"member", f.member},
+                               {"count", f.count_member},
+                               {"cap", f.cap_local}};
+      p->Print(close_vars, R"(      if (msg->$member$ == buffered.$member$) {
+        /* The run ended: its array, exact, after its structs. */
+        msg->$member$ = pbci_close_run(arena, buffered.$member$, &msg->$count$, &$cap$,
+            sizeof *msg->$member$);
+        if (msg->$member$ == NULL) goto no_memory;
+      }
+)");
+    }
   }
   p->Print("      break;\n");
 }
@@ -86,6 +99,18 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
 // An open run's first element opens a new array when its key is the usual
 // one, which the elements after it are predicted by.
 void PrintGrowRun(const FieldModel& f, Vars vars, Printer* p) {
+  if (f.buffered_run) {
+    // A first run of sub-messages: buffered until it ends (see "runs of
+    // sub-messages" in the runtime's decode.h).
+    vars["key_len"] = std::to_string(f.usual_key.size());
+    p->Print(vars, R"(      if (msg->$count$ == $cap$) {
+        msg->$member$ = pbci_message_room(arena, msg->$member$, &msg->$count$, &$cap$,
+            sizeof *msg->$member$, buffered.$member$, field, p, end, p - field == $key_len$);
+        if (msg->$member$ == NULL) goto no_memory;
+      }
+)");
+    return;
+  }
   if (f.more_label.empty()) {
     p->Print(vars, R"(      if (msg->$count$ == $cap$) {
         msg->$member$ = pbci_grow_run(arena, msg->$member$, &msg->$count$, &$cap$,
@@ -350,6 +375,17 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
                "cap", f.cap_local, "count", f.count_member, "member", f.member);
     }
   }
+  if (d.run_buffer) {
+    p->Print(
+        "  union { /* the pointers of a first run of sub-messages, until it "
+        "ends */\n");
+    for (const FieldModel& f : m.fields) {
+      if (!f.buffered_run) continue;
+      Vars vars = FieldVars(m, f);
+      p->Print(vars, "    $sub_struct$ *$member$[PBCI_RUN_SLOTS];\n");
+    }
+    p->Print("  } buffered;\n");
+  }
   if (d.goes_on) p->Print("occurrence:\n");
   p->Print(R"(  while (p < end) {
     field = p;
@@ -414,7 +450,17 @@ PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
   p->Print(R"(malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
-  return pbci_fail(&arena->ctx, r, field, end);
+)");
+  for (const FieldModel& f : m.fields) {
+    if (!f.buffered_run) continue;
+    // No pointer into this stack frame outlives it.
+    p->Print(FieldVars(m, f), R"(  if (msg->$member$ == buffered.$member$) {
+    msg->$member$ = NULL;
+    msg->$count$ = 0;
+  }
+)");
+  }
+  p->Print(R"(  return pbci_fail(&arena->ctx, r, field, end);
 }
 )");
 }

@@ -20,6 +20,7 @@
 #include "merge3.pb-iter.h"
 #include "options.pb-iter.h"
 #include "scalars2.pb-iter.h"
+#include "scalars3.pb-iter.h"
 #include "support/iter_check.h"
 #include "support/pbc_compare.h"
 #include "support/wire.h"
@@ -311,6 +312,65 @@ TEST(Arrays, AContiguousRunIsOneExactArray) {
   ASSERT_EQ(m.code(), static_cast<ptrdiff_t>(want));
   ASSERT_EQ(m->n_r_int32, 101u);
   EXPECT_EQ(m->r_int32[100], 100);
+}
+
+// A first run of sub-messages keeps its elements' pointers on the decoder's
+// stack and gets its array, exact, when it ends (pbci_close_run); one
+// longer than that buffer (PBCI_RUN_SLOTS) moves to an array counted for
+// all of it (pbci_spill_run). The sizers count runs ahead, so a different
+// array shows against protobuf-c in the exact buffer: runs of 1 to 20
+// elements with a one-byte key (All3.r_leaf) and a two-byte one
+// (Scalars2.r_self), elements with arrays of their own (between the
+// structs), ending at the message's end or at another field, and followed
+// by a second run, which grows the array as before.
+TEST(Arrays, RunsOfSubMessagesGetExactArraysWhenTheyEnd) {
+  const IterType& all3 = TypeNamed("iter.test3.All3");
+  const IterType& scalars2 = TypeNamed("iter.test.Scalars2");
+  for (uint64_t n = 1; n <= 20; n++) {
+    std::string leaves, selves;
+    for (uint64_t i = 0; i < n; i++) {
+      const std::string values =
+          i % 3 == 0 ? VarintField(3, i) + VarintField(3, i + 1) : "";
+      leaves += LenField(30, VarintField(1, i) + LenField(2, "leaf") + values);
+      selves += LenField(
+          37, VarintField(1, i) + (i % 2 == 1 ? VarintField(21, i) : ""));
+    }
+    for (const std::string& after : {std::string(), VarintField(1, 7)}) {
+      for (const std::string& again :
+           {std::string(), LenField(30, VarintField(1, 9))}) {
+        ASSERT_EQ(CheckAgainstProtobufC(all3, leaves + after + again), "") << n;
+      }
+      ASSERT_EQ(CheckAgainstProtobufC(scalars2, selves + after + selves), "")
+          << n;
+      Decoded<Iter__Test3__All3> m("iter.test3.All3", leaves + after);
+      ASSERT_GE(m.code(), 0) << n;
+      ASSERT_EQ(m->n_r_leaf, n);
+      const PbciArrayHeader* h = pbci_array_header(m->r_leaf);
+      EXPECT_EQ(h->cap, n);
+      EXPECT_EQ(h->owner, &m->n_r_leaf);
+    }
+  }
+}
+
+// A run of sub-messages that fails leaves no pointer into the decoder's
+// stack, which held the run's pointers, in the struct merged into: its
+// contents are unspecified after a failure, but it may be looked at.
+TEST(Arrays, AFailedRunOfSubMessagesLeavesNoPointerIntoTheStack) {
+  for (int failing = 0; failing < 12; failing++) {
+    std::string in;
+    for (int i = 0; i < failing; i++) in += LenField(30, VarintField(1, 1));
+    in += LenField(30, Bytes({0x08}));  // a varint cut short: malformed
+    Iter__Test3__All3 msg = ITER__TEST3__ALL3__INIT;
+    ExactBuffer buf(4096);
+    ASSERT_EQ(iter__test3__all3__iter_unpack_merge(&msg, Data(in), in.size(),
+                                                   buf.data, buf.size),
+              PROTOBUF_C_ITER_ERR_MALFORMED);
+    const unsigned char* array = reinterpret_cast<unsigned char*>(msg.r_leaf);
+    const unsigned char* start = static_cast<unsigned char*>(buf.data);
+    EXPECT_TRUE(array == nullptr ||
+                (array >= start && array < start + buf.size))
+        << failing;
+  }
 }
 
 // An open run (strings, bytes and scalars whose elements follow each other

@@ -228,6 +228,24 @@ void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                  n);
 }
 
+void *pbci_spill_run(PbciArena *a, const void *run, const size_t *n,
+                     size_t *cap, size_t elem_size, const uint8_t *key,
+                     const uint8_t *key_end, const uint8_t *end) {
+  /* The buffer's elements and the rest of the run, counted from here: the
+   * run's length, which counting it from its start would have found. */
+  const size_t need = *n + count_run(key, key_end, end);
+  void *array = grow(a, run, *n, need - *n, elem_size, n);
+  if (array != NULL) *cap = need;
+  return array;
+}
+
+void *pbci_close_run(PbciArena *a, const void *run, const size_t *n,
+                     size_t *cap, size_t elem_size) {
+  void *array = grow(a, run, *n, 0, elem_size, n);
+  if (array != NULL) *cap = *n;
+  return array;
+}
+
 /* ---- packed runs ---- */
 
 /* The size of one array element of a repeated field of `kind`. */

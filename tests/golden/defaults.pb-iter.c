@@ -344,6 +344,9 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
   (void)next; /* each occurrence returns, its required fields checked */
   size_t cap_subs = msg->n_subs; /* capacity of subs */
   size_t cap_strings = msg->n_strings; /* capacity of strings */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Defaults__Defaults__Sub *subs[PBCI_RUN_SLOTS];
+  } buffered;
   while (p < end) {
     field = p;
     p = pbci_read_key(p, end, &tag);
@@ -657,8 +660,8 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
       case PBCI_TAG(25, PBCI_WT_LEN): /* repeated iter.defaults.Defaults.Sub subs = 25 */
       field_25:
         if (msg->n_subs == cap_subs) {
-          msg->subs = pbci_grow_run(arena, msg->subs, &msg->n_subs, &cap_subs,
-              sizeof *msg->subs, field, p, end);
+          msg->subs = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
+              sizeof *msg->subs, buffered.subs, field, p, end, p - field == 2);
           if (msg->subs == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -677,6 +680,12 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           field = p;
           p += 2;
           goto field_25;
+        }
+        if (msg->subs == buffered.subs) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->subs = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
+              sizeof *msg->subs);
+          if (msg->subs == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
           field = p;
@@ -821,6 +830,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->subs == buffered.subs) {
+    msg->subs = NULL;
+    msg->n_subs = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

@@ -144,6 +144,9 @@ PBCI_DECODER ptrdiff_t iter__empty__only_empty__iter_decode(void *m, const uint8
   uint64_t tag;
   const uint8_t *value_end;
   size_t cap_es = msg->n_es; /* capacity of es */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Empty__Empty *es[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -177,8 +180,8 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
       field_2:
         if (msg->n_es == cap_es) {
-          msg->es = pbci_grow_run(arena, msg->es, &msg->n_es, &cap_es,
-              sizeof *msg->es, field, p, end);
+          msg->es = pbci_message_room(arena, msg->es, &msg->n_es, &cap_es,
+              sizeof *msg->es, buffered.es, field, p, end, p - field == 1);
           if (msg->es == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -197,6 +200,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_2;
+        }
+        if (msg->es == buffered.es) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->es = pbci_close_run(arena, buffered.es, &msg->n_es, &cap_es,
+              sizeof *msg->es);
+          if (msg->es == NULL) goto no_memory;
         }
         break;
       default:
@@ -231,6 +240,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->es == buffered.es) {
+    msg->es = NULL;
+    msg->n_es = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

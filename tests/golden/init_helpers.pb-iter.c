@@ -400,6 +400,9 @@ PBCI_DECODER ptrdiff_t iter__init__no_init__iter_decode(void *m, const uint8_t *
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_m = msg->n_m; /* capacity of m */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Init__NoInit__MEntry *m[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -420,8 +423,8 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.init.NoInit.MEntry m = 2 */
       field_2:
         if (msg->n_m == cap_m) {
-          msg->m = pbci_grow_run(arena, msg->m, &msg->n_m, &cap_m,
-              sizeof *msg->m, field, p, end);
+          msg->m = pbci_message_room(arena, msg->m, &msg->n_m, &cap_m,
+              sizeof *msg->m, buffered.m, field, p, end, p - field == 1);
           if (msg->m == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -440,6 +443,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_2;
+        }
+        if (msg->m == buffered.m) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m = pbci_close_run(arena, buffered.m, &msg->n_m, &cap_m,
+              sizeof *msg->m);
+          if (msg->m == NULL) goto no_memory;
         }
         if (p < end && p[0] == 0x1a) {
           field = p;
@@ -563,6 +572,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->m == buffered.m) {
+    msg->m = NULL;
+    msg->n_m = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

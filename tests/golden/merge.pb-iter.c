@@ -562,6 +562,9 @@ PBCI_DECODER ptrdiff_t iter__merge__merge_test__iter_decode(void *m, const uint8
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_subs = msg->n_subs; /* capacity of subs */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Merge__Inner *subs[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -595,8 +598,8 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.merge.Inner subs = 2 */
       field_2:
         if (msg->n_subs == cap_subs) {
-          msg->subs = pbci_grow_run(arena, msg->subs, &msg->n_subs, &cap_subs,
-              sizeof *msg->subs, field, p, end);
+          msg->subs = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
+              sizeof *msg->subs, buffered.subs, field, p, end, p - field == 1);
           if (msg->subs == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -615,6 +618,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_2;
+        }
+        if (msg->subs == buffered.subs) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->subs = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
+              sizeof *msg->subs);
+          if (msg->subs == NULL) goto no_memory;
         }
         if (p < end && p[0] == 0x1a) {
           field = p;
@@ -712,6 +721,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->subs == buffered.subs) {
+    msg->subs = NULL;
+    msg->n_subs = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

@@ -221,6 +221,9 @@ PBCI_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__iter_decode(void *m, con
   size_t cap_tags = msg->n_tags; /* capacity of tags */
   size_t cap_raw_tags = msg->n_raw_tags; /* capacity of raw_tags */
   size_t cap_env = msg->n_env; /* capacity of env */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Renamed__PkgC__HTTPServerConf__EnvEntry *env[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -373,8 +376,8 @@ occurrence:
       case PBCI_TAG(9, PBCI_WT_LEN): /* repeated iter.opts.HTTPServer_conf.EnvEntry Env = 9 */
       field_9:
         if (msg->n_env == cap_env) {
-          msg->env = pbci_grow_run(arena, msg->env, &msg->n_env, &cap_env,
-              sizeof *msg->env, field, p, end);
+          msg->env = pbci_message_room(arena, msg->env, &msg->n_env, &cap_env,
+              sizeof *msg->env, buffered.env, field, p, end, p - field == 1);
           if (msg->env == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -393,6 +396,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_9;
+        }
+        if (msg->env == buffered.env) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->env = pbci_close_run(arena, buffered.env, &msg->n_env, &cap_env,
+              sizeof *msg->env);
+          if (msg->env == NULL) goto no_memory;
         }
         if (p < end && p[0] == 0x52) {
           field = p;
@@ -438,6 +447,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->env == buffered.env) {
+    msg->env = NULL;
+    msg->n_env = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

@@ -243,6 +243,9 @@ PBCI_DECODER ptrdiff_t iter__test__scalars2__iter_decode(void *m, const uint8_t 
   size_t cap_p_double = msg->n_p_double; /* capacity of p_double */
   size_t cap_p_bool = msg->n_p_bool; /* capacity of p_bool */
   size_t cap_p_enum = msg->n_p_enum; /* capacity of p_enum */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Test__Scalars2 *r_self[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -1207,8 +1210,8 @@ occurrence:
       case PBCI_TAG(37, PBCI_WT_LEN): /* repeated iter.test.Scalars2 r_self = 37 */
       field_37:
         if (msg->n_r_self == cap_r_self) {
-          msg->r_self = pbci_grow_run(arena, msg->r_self, &msg->n_r_self, &cap_r_self,
-              sizeof *msg->r_self, field, p, end);
+          msg->r_self = pbci_message_room(arena, msg->r_self, &msg->n_r_self, &cap_r_self,
+              sizeof *msg->r_self, buffered.r_self, field, p, end, p - field == 2);
           if (msg->r_self == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -1227,6 +1230,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_37;
+        }
+        if (msg->r_self == buffered.r_self) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r_self = pbci_close_run(arena, buffered.r_self, &msg->n_r_self, &cap_r_self,
+              sizeof *msg->r_self);
+          if (msg->r_self == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
           field = p;
@@ -1450,6 +1459,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->r_self == buffered.r_self) {
+    msg->r_self = NULL;
+    msg->n_r_self = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

@@ -2351,6 +2351,22 @@ PBCI_DECODER ptrdiff_t iter__test3__all3__iter_decode(void *m, const uint8_t *p,
   size_t cap_m_bool_uint32 = msg->n_m_bool_uint32; /* capacity of m_bool_uint32 */
   size_t cap_m_string_self = msg->n_m_string_self; /* capacity of m_string_self */
   size_t cap_m_string_string = msg->n_m_string_string; /* capacity of m_string_string */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Test3__Leaf *r_leaf[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MInt32StringEntry *m_int32_string[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MInt64Int64Entry *m_int64_int64[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MUint32BytesEntry *m_uint32_bytes[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MUint64LeafEntry *m_uint64_leaf[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MSint32EnumEntry *m_sint32_enum[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MSint64DoubleEntry *m_sint64_double[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MFixed32FloatEntry *m_fixed32_float[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MFixed64BoolEntry *m_fixed64_bool[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MSfixed32Sfixed64Entry *m_sfixed32_sfixed64[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MSfixed64Fixed32Entry *m_sfixed64_fixed32[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MBoolUint32Entry *m_bool_uint32[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MStringSelfEntry *m_string_self[PBCI_RUN_SLOTS];
+    Iter__Test3__All3__MStringStringEntry *m_string_string[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -2872,8 +2888,8 @@ occurrence:
       case PBCI_TAG(30, PBCI_WT_LEN): /* repeated iter.test3.Leaf r_leaf = 30 */
       field_30:
         if (msg->n_r_leaf == cap_r_leaf) {
-          msg->r_leaf = pbci_grow_run(arena, msg->r_leaf, &msg->n_r_leaf, &cap_r_leaf,
-              sizeof *msg->r_leaf, field, p, end);
+          msg->r_leaf = pbci_message_room(arena, msg->r_leaf, &msg->n_r_leaf, &cap_r_leaf,
+              sizeof *msg->r_leaf, buffered.r_leaf, field, p, end, p - field == 2);
           if (msg->r_leaf == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -2892,6 +2908,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_30;
+        }
+        if (msg->r_leaf == buffered.r_leaf) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r_leaf = pbci_close_run(arena, buffered.r_leaf, &msg->n_r_leaf, &cap_r_leaf,
+              sizeof *msg->r_leaf);
+          if (msg->r_leaf == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
           field = p;
@@ -3205,8 +3227,8 @@ occurrence:
       case PBCI_TAG(60, PBCI_WT_LEN): /* repeated iter.test3.All3.MInt32StringEntry m_int32_string = 60 */
       field_60:
         if (msg->n_m_int32_string == cap_m_int32_string) {
-          msg->m_int32_string = pbci_grow_run(arena, msg->m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
-              sizeof *msg->m_int32_string, field, p, end);
+          msg->m_int32_string = pbci_message_room(arena, msg->m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
+              sizeof *msg->m_int32_string, buffered.m_int32_string, field, p, end, p - field == 2);
           if (msg->m_int32_string == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3226,6 +3248,12 @@ occurrence:
           p += 2;
           goto field_60;
         }
+        if (msg->m_int32_string == buffered.m_int32_string) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_int32_string = pbci_close_run(arena, buffered.m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
+              sizeof *msg->m_int32_string);
+          if (msg->m_int32_string == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
           field = p;
           p += 2;
@@ -3235,8 +3263,8 @@ occurrence:
       case PBCI_TAG(61, PBCI_WT_LEN): /* repeated iter.test3.All3.MInt64Int64Entry m_int64_int64 = 61 */
       field_61:
         if (msg->n_m_int64_int64 == cap_m_int64_int64) {
-          msg->m_int64_int64 = pbci_grow_run(arena, msg->m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
-              sizeof *msg->m_int64_int64, field, p, end);
+          msg->m_int64_int64 = pbci_message_room(arena, msg->m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
+              sizeof *msg->m_int64_int64, buffered.m_int64_int64, field, p, end, p - field == 2);
           if (msg->m_int64_int64 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3256,6 +3284,12 @@ occurrence:
           p += 2;
           goto field_61;
         }
+        if (msg->m_int64_int64 == buffered.m_int64_int64) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_int64_int64 = pbci_close_run(arena, buffered.m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
+              sizeof *msg->m_int64_int64);
+          if (msg->m_int64_int64 == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03)) {
           field = p;
           p += 2;
@@ -3265,8 +3299,8 @@ occurrence:
       case PBCI_TAG(62, PBCI_WT_LEN): /* repeated iter.test3.All3.MUint32BytesEntry m_uint32_bytes = 62 */
       field_62:
         if (msg->n_m_uint32_bytes == cap_m_uint32_bytes) {
-          msg->m_uint32_bytes = pbci_grow_run(arena, msg->m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
-              sizeof *msg->m_uint32_bytes, field, p, end);
+          msg->m_uint32_bytes = pbci_message_room(arena, msg->m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
+              sizeof *msg->m_uint32_bytes, buffered.m_uint32_bytes, field, p, end, p - field == 2);
           if (msg->m_uint32_bytes == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3286,6 +3320,12 @@ occurrence:
           p += 2;
           goto field_62;
         }
+        if (msg->m_uint32_bytes == buffered.m_uint32_bytes) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_uint32_bytes = pbci_close_run(arena, buffered.m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
+              sizeof *msg->m_uint32_bytes);
+          if (msg->m_uint32_bytes == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
           field = p;
           p += 2;
@@ -3295,8 +3335,8 @@ occurrence:
       case PBCI_TAG(63, PBCI_WT_LEN): /* repeated iter.test3.All3.MUint64LeafEntry m_uint64_leaf = 63 */
       field_63:
         if (msg->n_m_uint64_leaf == cap_m_uint64_leaf) {
-          msg->m_uint64_leaf = pbci_grow_run(arena, msg->m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
-              sizeof *msg->m_uint64_leaf, field, p, end);
+          msg->m_uint64_leaf = pbci_message_room(arena, msg->m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
+              sizeof *msg->m_uint64_leaf, buffered.m_uint64_leaf, field, p, end, p - field == 2);
           if (msg->m_uint64_leaf == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3316,6 +3356,12 @@ occurrence:
           p += 2;
           goto field_63;
         }
+        if (msg->m_uint64_leaf == buffered.m_uint64_leaf) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_uint64_leaf = pbci_close_run(arena, buffered.m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
+              sizeof *msg->m_uint64_leaf);
+          if (msg->m_uint64_leaf == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04)) {
           field = p;
           p += 2;
@@ -3325,8 +3371,8 @@ occurrence:
       case PBCI_TAG(64, PBCI_WT_LEN): /* repeated iter.test3.All3.MSint32EnumEntry m_sint32_enum = 64 */
       field_64:
         if (msg->n_m_sint32_enum == cap_m_sint32_enum) {
-          msg->m_sint32_enum = pbci_grow_run(arena, msg->m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
-              sizeof *msg->m_sint32_enum, field, p, end);
+          msg->m_sint32_enum = pbci_message_room(arena, msg->m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
+              sizeof *msg->m_sint32_enum, buffered.m_sint32_enum, field, p, end, p - field == 2);
           if (msg->m_sint32_enum == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3346,6 +3392,12 @@ occurrence:
           p += 2;
           goto field_64;
         }
+        if (msg->m_sint32_enum == buffered.m_sint32_enum) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_sint32_enum = pbci_close_run(arena, buffered.m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
+              sizeof *msg->m_sint32_enum);
+          if (msg->m_sint32_enum == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
           field = p;
           p += 2;
@@ -3355,8 +3407,8 @@ occurrence:
       case PBCI_TAG(65, PBCI_WT_LEN): /* repeated iter.test3.All3.MSint64DoubleEntry m_sint64_double = 65 */
       field_65:
         if (msg->n_m_sint64_double == cap_m_sint64_double) {
-          msg->m_sint64_double = pbci_grow_run(arena, msg->m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
-              sizeof *msg->m_sint64_double, field, p, end);
+          msg->m_sint64_double = pbci_message_room(arena, msg->m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
+              sizeof *msg->m_sint64_double, buffered.m_sint64_double, field, p, end, p - field == 2);
           if (msg->m_sint64_double == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3376,6 +3428,12 @@ occurrence:
           p += 2;
           goto field_65;
         }
+        if (msg->m_sint64_double == buffered.m_sint64_double) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_sint64_double = pbci_close_run(arena, buffered.m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
+              sizeof *msg->m_sint64_double);
+          if (msg->m_sint64_double == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
           field = p;
           p += 2;
@@ -3385,8 +3443,8 @@ occurrence:
       case PBCI_TAG(66, PBCI_WT_LEN): /* repeated iter.test3.All3.MFixed32FloatEntry m_fixed32_float = 66 */
       field_66:
         if (msg->n_m_fixed32_float == cap_m_fixed32_float) {
-          msg->m_fixed32_float = pbci_grow_run(arena, msg->m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
-              sizeof *msg->m_fixed32_float, field, p, end);
+          msg->m_fixed32_float = pbci_message_room(arena, msg->m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
+              sizeof *msg->m_fixed32_float, buffered.m_fixed32_float, field, p, end, p - field == 2);
           if (msg->m_fixed32_float == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3406,6 +3464,12 @@ occurrence:
           p += 2;
           goto field_66;
         }
+        if (msg->m_fixed32_float == buffered.m_fixed32_float) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_fixed32_float = pbci_close_run(arena, buffered.m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
+              sizeof *msg->m_fixed32_float);
+          if (msg->m_fixed32_float == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
           field = p;
           p += 2;
@@ -3415,8 +3479,8 @@ occurrence:
       case PBCI_TAG(67, PBCI_WT_LEN): /* repeated iter.test3.All3.MFixed64BoolEntry m_fixed64_bool = 67 */
       field_67:
         if (msg->n_m_fixed64_bool == cap_m_fixed64_bool) {
-          msg->m_fixed64_bool = pbci_grow_run(arena, msg->m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
-              sizeof *msg->m_fixed64_bool, field, p, end);
+          msg->m_fixed64_bool = pbci_message_room(arena, msg->m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
+              sizeof *msg->m_fixed64_bool, buffered.m_fixed64_bool, field, p, end, p - field == 2);
           if (msg->m_fixed64_bool == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3436,6 +3500,12 @@ occurrence:
           p += 2;
           goto field_67;
         }
+        if (msg->m_fixed64_bool == buffered.m_fixed64_bool) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_fixed64_bool = pbci_close_run(arena, buffered.m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
+              sizeof *msg->m_fixed64_bool);
+          if (msg->m_fixed64_bool == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
           field = p;
           p += 2;
@@ -3445,8 +3515,8 @@ occurrence:
       case PBCI_TAG(68, PBCI_WT_LEN): /* repeated iter.test3.All3.MSfixed32Sfixed64Entry m_sfixed32_sfixed64 = 68 */
       field_68:
         if (msg->n_m_sfixed32_sfixed64 == cap_m_sfixed32_sfixed64) {
-          msg->m_sfixed32_sfixed64 = pbci_grow_run(arena, msg->m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
-              sizeof *msg->m_sfixed32_sfixed64, field, p, end);
+          msg->m_sfixed32_sfixed64 = pbci_message_room(arena, msg->m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
+              sizeof *msg->m_sfixed32_sfixed64, buffered.m_sfixed32_sfixed64, field, p, end, p - field == 2);
           if (msg->m_sfixed32_sfixed64 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3466,6 +3536,12 @@ occurrence:
           p += 2;
           goto field_68;
         }
+        if (msg->m_sfixed32_sfixed64 == buffered.m_sfixed32_sfixed64) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_sfixed32_sfixed64 = pbci_close_run(arena, buffered.m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
+              sizeof *msg->m_sfixed32_sfixed64);
+          if (msg->m_sfixed32_sfixed64 == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04)) {
           field = p;
           p += 2;
@@ -3475,8 +3551,8 @@ occurrence:
       case PBCI_TAG(69, PBCI_WT_LEN): /* repeated iter.test3.All3.MSfixed64Fixed32Entry m_sfixed64_fixed32 = 69 */
       field_69:
         if (msg->n_m_sfixed64_fixed32 == cap_m_sfixed64_fixed32) {
-          msg->m_sfixed64_fixed32 = pbci_grow_run(arena, msg->m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
-              sizeof *msg->m_sfixed64_fixed32, field, p, end);
+          msg->m_sfixed64_fixed32 = pbci_message_room(arena, msg->m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
+              sizeof *msg->m_sfixed64_fixed32, buffered.m_sfixed64_fixed32, field, p, end, p - field == 2);
           if (msg->m_sfixed64_fixed32 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3496,6 +3572,12 @@ occurrence:
           p += 2;
           goto field_69;
         }
+        if (msg->m_sfixed64_fixed32 == buffered.m_sfixed64_fixed32) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_sfixed64_fixed32 = pbci_close_run(arena, buffered.m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
+              sizeof *msg->m_sfixed64_fixed32);
+          if (msg->m_sfixed64_fixed32 == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04)) {
           field = p;
           p += 2;
@@ -3505,8 +3587,8 @@ occurrence:
       case PBCI_TAG(70, PBCI_WT_LEN): /* repeated iter.test3.All3.MBoolUint32Entry m_bool_uint32 = 70 */
       field_70:
         if (msg->n_m_bool_uint32 == cap_m_bool_uint32) {
-          msg->m_bool_uint32 = pbci_grow_run(arena, msg->m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
-              sizeof *msg->m_bool_uint32, field, p, end);
+          msg->m_bool_uint32 = pbci_message_room(arena, msg->m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
+              sizeof *msg->m_bool_uint32, buffered.m_bool_uint32, field, p, end, p - field == 2);
           if (msg->m_bool_uint32 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3526,6 +3608,12 @@ occurrence:
           p += 2;
           goto field_70;
         }
+        if (msg->m_bool_uint32 == buffered.m_bool_uint32) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_bool_uint32 = pbci_close_run(arena, buffered.m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
+              sizeof *msg->m_bool_uint32);
+          if (msg->m_bool_uint32 == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04)) {
           field = p;
           p += 2;
@@ -3535,8 +3623,8 @@ occurrence:
       case PBCI_TAG(71, PBCI_WT_LEN): /* repeated iter.test3.All3.MStringSelfEntry m_string_self = 71 */
       field_71:
         if (msg->n_m_string_self == cap_m_string_self) {
-          msg->m_string_self = pbci_grow_run(arena, msg->m_string_self, &msg->n_m_string_self, &cap_m_string_self,
-              sizeof *msg->m_string_self, field, p, end);
+          msg->m_string_self = pbci_message_room(arena, msg->m_string_self, &msg->n_m_string_self, &cap_m_string_self,
+              sizeof *msg->m_string_self, buffered.m_string_self, field, p, end, p - field == 2);
           if (msg->m_string_self == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3556,6 +3644,12 @@ occurrence:
           p += 2;
           goto field_71;
         }
+        if (msg->m_string_self == buffered.m_string_self) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_string_self = pbci_close_run(arena, buffered.m_string_self, &msg->n_m_string_self, &cap_m_string_self,
+              sizeof *msg->m_string_self);
+          if (msg->m_string_self == NULL) goto no_memory;
+        }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04)) {
           field = p;
           p += 2;
@@ -3565,8 +3659,8 @@ occurrence:
       case PBCI_TAG(72, PBCI_WT_LEN): /* repeated iter.test3.All3.MStringStringEntry m_string_string = 72 */
       field_72:
         if (msg->n_m_string_string == cap_m_string_string) {
-          msg->m_string_string = pbci_grow_run(arena, msg->m_string_string, &msg->n_m_string_string, &cap_m_string_string,
-              sizeof *msg->m_string_string, field, p, end);
+          msg->m_string_string = pbci_message_room(arena, msg->m_string_string, &msg->n_m_string_string, &cap_m_string_string,
+              sizeof *msg->m_string_string, buffered.m_string_string, field, p, end, p - field == 2);
           if (msg->m_string_string == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3585,6 +3679,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_72;
+        }
+        if (msg->m_string_string == buffered.m_string_string) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->m_string_string = pbci_close_run(arena, buffered.m_string_string, &msg->n_m_string_string, &cap_m_string_string,
+              sizeof *msg->m_string_string);
+          if (msg->m_string_string == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x05)) {
           field = p;
@@ -3644,6 +3744,62 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->r_leaf == buffered.r_leaf) {
+    msg->r_leaf = NULL;
+    msg->n_r_leaf = 0;
+  }
+  if (msg->m_int32_string == buffered.m_int32_string) {
+    msg->m_int32_string = NULL;
+    msg->n_m_int32_string = 0;
+  }
+  if (msg->m_int64_int64 == buffered.m_int64_int64) {
+    msg->m_int64_int64 = NULL;
+    msg->n_m_int64_int64 = 0;
+  }
+  if (msg->m_uint32_bytes == buffered.m_uint32_bytes) {
+    msg->m_uint32_bytes = NULL;
+    msg->n_m_uint32_bytes = 0;
+  }
+  if (msg->m_uint64_leaf == buffered.m_uint64_leaf) {
+    msg->m_uint64_leaf = NULL;
+    msg->n_m_uint64_leaf = 0;
+  }
+  if (msg->m_sint32_enum == buffered.m_sint32_enum) {
+    msg->m_sint32_enum = NULL;
+    msg->n_m_sint32_enum = 0;
+  }
+  if (msg->m_sint64_double == buffered.m_sint64_double) {
+    msg->m_sint64_double = NULL;
+    msg->n_m_sint64_double = 0;
+  }
+  if (msg->m_fixed32_float == buffered.m_fixed32_float) {
+    msg->m_fixed32_float = NULL;
+    msg->n_m_fixed32_float = 0;
+  }
+  if (msg->m_fixed64_bool == buffered.m_fixed64_bool) {
+    msg->m_fixed64_bool = NULL;
+    msg->n_m_fixed64_bool = 0;
+  }
+  if (msg->m_sfixed32_sfixed64 == buffered.m_sfixed32_sfixed64) {
+    msg->m_sfixed32_sfixed64 = NULL;
+    msg->n_m_sfixed32_sfixed64 = 0;
+  }
+  if (msg->m_sfixed64_fixed32 == buffered.m_sfixed64_fixed32) {
+    msg->m_sfixed64_fixed32 = NULL;
+    msg->n_m_sfixed64_fixed32 = 0;
+  }
+  if (msg->m_bool_uint32 == buffered.m_bool_uint32) {
+    msg->m_bool_uint32 = NULL;
+    msg->n_m_bool_uint32 = 0;
+  }
+  if (msg->m_string_self == buffered.m_string_self) {
+    msg->m_string_self = NULL;
+    msg->n_m_string_self = 0;
+  }
+  if (msg->m_string_string == buffered.m_string_string) {
+    msg->m_string_string = NULL;
+    msg->n_m_string_string = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

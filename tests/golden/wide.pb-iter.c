@@ -530,6 +530,15 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_repeated__iter_decode(void *m, const uin
   size_t cap_r68 = msg->n_r68; /* capacity of r68 */
   size_t cap_r69 = msg->n_r69; /* capacity of r69 */
   size_t cap_r70 = msg->n_r70; /* capacity of r70 */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Wide__Item *r8[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r18[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r28[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r38[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r48[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r58[PBCI_RUN_SLOTS];
+    Iter__Wide__Item *r68[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -800,8 +809,8 @@ occurrence:
       case PBCI_TAG(8, PBCI_WT_LEN): /* repeated iter.wide.Item r8 = 8 */
       field_8:
         if (msg->n_r8 == cap_r8) {
-          msg->r8 = pbci_grow_run(arena, msg->r8, &msg->n_r8, &cap_r8,
-              sizeof *msg->r8, field, p, end);
+          msg->r8 = pbci_message_room(arena, msg->r8, &msg->n_r8, &cap_r8,
+              sizeof *msg->r8, buffered.r8, field, p, end, p - field == 1);
           if (msg->r8 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -820,6 +829,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_8;
+        }
+        if (msg->r8 == buffered.r8) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r8 = pbci_close_run(arena, buffered.r8, &msg->n_r8, &cap_r8,
+              sizeof *msg->r8);
+          if (msg->r8 == NULL) goto no_memory;
         }
         if (p < end && p[0] == 0x48) {
           field = p;
@@ -1188,8 +1203,8 @@ occurrence:
       case PBCI_TAG(18, PBCI_WT_LEN): /* repeated iter.wide.Item r18 = 18 */
       field_18:
         if (msg->n_r18 == cap_r18) {
-          msg->r18 = pbci_grow_run(arena, msg->r18, &msg->n_r18, &cap_r18,
-              sizeof *msg->r18, field, p, end);
+          msg->r18 = pbci_message_room(arena, msg->r18, &msg->n_r18, &cap_r18,
+              sizeof *msg->r18, buffered.r18, field, p, end, p - field == 2);
           if (msg->r18 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -1208,6 +1223,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_18;
+        }
+        if (msg->r18 == buffered.r18) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r18 = pbci_close_run(arena, buffered.r18, &msg->n_r18, &cap_r18,
+              sizeof *msg->r18);
+          if (msg->r18 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
           field = p;
@@ -1576,8 +1597,8 @@ occurrence:
       case PBCI_TAG(28, PBCI_WT_LEN): /* repeated iter.wide.Item r28 = 28 */
       field_28:
         if (msg->n_r28 == cap_r28) {
-          msg->r28 = pbci_grow_run(arena, msg->r28, &msg->n_r28, &cap_r28,
-              sizeof *msg->r28, field, p, end);
+          msg->r28 = pbci_message_room(arena, msg->r28, &msg->n_r28, &cap_r28,
+              sizeof *msg->r28, buffered.r28, field, p, end, p - field == 2);
           if (msg->r28 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -1596,6 +1617,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_28;
+        }
+        if (msg->r28 == buffered.r28) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r28 = pbci_close_run(arena, buffered.r28, &msg->n_r28, &cap_r28,
+              sizeof *msg->r28);
+          if (msg->r28 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
           field = p;
@@ -1964,8 +1991,8 @@ occurrence:
       case PBCI_TAG(38, PBCI_WT_LEN): /* repeated iter.wide.Item r38 = 38 */
       field_38:
         if (msg->n_r38 == cap_r38) {
-          msg->r38 = pbci_grow_run(arena, msg->r38, &msg->n_r38, &cap_r38,
-              sizeof *msg->r38, field, p, end);
+          msg->r38 = pbci_message_room(arena, msg->r38, &msg->n_r38, &cap_r38,
+              sizeof *msg->r38, buffered.r38, field, p, end, p - field == 2);
           if (msg->r38 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -1984,6 +2011,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_38;
+        }
+        if (msg->r38 == buffered.r38) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r38 = pbci_close_run(arena, buffered.r38, &msg->n_r38, &cap_r38,
+              sizeof *msg->r38);
+          if (msg->r38 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
           field = p;
@@ -2352,8 +2385,8 @@ occurrence:
       case PBCI_TAG(48, PBCI_WT_LEN): /* repeated iter.wide.Item r48 = 48 */
       field_48:
         if (msg->n_r48 == cap_r48) {
-          msg->r48 = pbci_grow_run(arena, msg->r48, &msg->n_r48, &cap_r48,
-              sizeof *msg->r48, field, p, end);
+          msg->r48 = pbci_message_room(arena, msg->r48, &msg->n_r48, &cap_r48,
+              sizeof *msg->r48, buffered.r48, field, p, end, p - field == 2);
           if (msg->r48 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -2372,6 +2405,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_48;
+        }
+        if (msg->r48 == buffered.r48) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r48 = pbci_close_run(arena, buffered.r48, &msg->n_r48, &cap_r48,
+              sizeof *msg->r48);
+          if (msg->r48 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
           field = p;
@@ -2740,8 +2779,8 @@ occurrence:
       case PBCI_TAG(58, PBCI_WT_LEN): /* repeated iter.wide.Item r58 = 58 */
       field_58:
         if (msg->n_r58 == cap_r58) {
-          msg->r58 = pbci_grow_run(arena, msg->r58, &msg->n_r58, &cap_r58,
-              sizeof *msg->r58, field, p, end);
+          msg->r58 = pbci_message_room(arena, msg->r58, &msg->n_r58, &cap_r58,
+              sizeof *msg->r58, buffered.r58, field, p, end, p - field == 2);
           if (msg->r58 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -2760,6 +2799,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_58;
+        }
+        if (msg->r58 == buffered.r58) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r58 = pbci_close_run(arena, buffered.r58, &msg->n_r58, &cap_r58,
+              sizeof *msg->r58);
+          if (msg->r58 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
           field = p;
@@ -3128,8 +3173,8 @@ occurrence:
       case PBCI_TAG(68, PBCI_WT_LEN): /* repeated iter.wide.Item r68 = 68 */
       field_68:
         if (msg->n_r68 == cap_r68) {
-          msg->r68 = pbci_grow_run(arena, msg->r68, &msg->n_r68, &cap_r68,
-              sizeof *msg->r68, field, p, end);
+          msg->r68 = pbci_message_room(arena, msg->r68, &msg->n_r68, &cap_r68,
+              sizeof *msg->r68, buffered.r68, field, p, end, p - field == 2);
           if (msg->r68 == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -3148,6 +3193,12 @@ occurrence:
           field = p;
           p += 2;
           goto field_68;
+        }
+        if (msg->r68 == buffered.r68) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->r68 = pbci_close_run(arena, buffered.r68, &msg->n_r68, &cap_r68,
+              sizeof *msg->r68);
+          if (msg->r68 == NULL) goto no_memory;
         }
         if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
           field = p;
@@ -3273,6 +3324,34 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->r8 == buffered.r8) {
+    msg->r8 = NULL;
+    msg->n_r8 = 0;
+  }
+  if (msg->r18 == buffered.r18) {
+    msg->r18 = NULL;
+    msg->n_r18 = 0;
+  }
+  if (msg->r28 == buffered.r28) {
+    msg->r28 = NULL;
+    msg->n_r28 = 0;
+  }
+  if (msg->r38 == buffered.r38) {
+    msg->r38 = NULL;
+    msg->n_r38 = 0;
+  }
+  if (msg->r48 == buffered.r48) {
+    msg->r48 = NULL;
+    msg->n_r48 = 0;
+  }
+  if (msg->r58 == buffered.r58) {
+    msg->r58 = NULL;
+    msg->n_r58 = 0;
+  }
+  if (msg->r68 == buffered.r68) {
+    msg->r68 = NULL;
+    msg->n_r68 = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 

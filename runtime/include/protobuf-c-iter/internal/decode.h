@@ -919,7 +919,8 @@ PBCI_INLINE ptrdiff_t pbci_unpack_end(const PbciArena *a, ptrdiff_t r) {
  * A new array takes max(need, 2 * capacity) elements, where `need` covers
  * the whole run of elements about to be appended (a packed run, or the
  * unpacked elements with the same key that follow each other, counted or,
- * for an open run, one slot at a time: see pbci_start_run): one
+ * for an open run, one slot at a time: see pbci_start_run; a first run of
+ * sub-messages is allocated when it ends: see pbci_message_room): one
  * allocation for the usual contiguous run, and amortised doubling when
  * runs interleave or a merged message's occurrences each append, so that
  * buffer use and copying stay linear in the input. The sizer replays the
@@ -961,6 +962,52 @@ PBCI_INLINE size_t pbci_next_capacity(size_t cap, size_t need) {
 void *pbci_grow_run(PbciArena *a, void *array, const size_t *n, size_t *cap,
                     size_t elem_size, const uint8_t *key,
                     const uint8_t *key_end, const uint8_t *end);
+
+/* Runs of sub-messages. Their structs follow the array at the low end, so
+ * an array cannot stay open for them; rather than count a first run ahead,
+ * the decoder keeps its elements' pointers in a buffer of PBCI_RUN_SLOTS on
+ * its stack (`buffered`) and allocates the array when the run ends
+ * (pbci_close_run): the same array, exact, that counting would have
+ * allocated, after the structs rather than before them, so the sizers,
+ * which count, replay it unchanged. A run longer than the buffer moves to
+ * an array counted from there (all of it). Counting ahead cost
+ * rtb_bid_request 6% of its time (docs/design.md). */
+#define PBCI_RUN_SLOTS 8
+
+/* A buffered run longer than PBCI_RUN_SLOTS: its *n elements' pointers (in
+ * `run`, full) move to a new array for the whole run, the rest counted from
+ * its next element's key [key, key_end). Returns the array (its capacity
+ * to *cap), or NULL when the buffer is too small. */
+void *pbci_spill_run(PbciArena *a, const void *run, const size_t *n,
+                     size_t *cap, size_t elem_size, const uint8_t *key,
+                     const uint8_t *key_end, const uint8_t *end);
+
+/* pbci_grow_run for an element of a repeated sub-message field whose array
+ * (*n elements of elem_size bytes, local capacity *cap) is full: a first
+ * element with the field's usual key (`usual`, as for pbci_start_run)
+ * starts a buffered run in `run`, the decoder's PBCI_RUN_SLOTS pointers; a
+ * full buffer spills (pbci_spill_run); any other array grows by
+ * pbci_grow_run. Returns the array or `run` (*cap updated), or NULL when
+ * the buffer is too small. */
+PBCI_INLINE void *pbci_message_room(PbciArena *a, void *array, const size_t *n,
+                                    size_t *cap, size_t elem_size, void *run,
+                                    const uint8_t *key, const uint8_t *key_end,
+                                    const uint8_t *end, int usual) {
+  if (*n == 0 && usual) {
+    *cap = PBCI_RUN_SLOTS;
+    return run;
+  }
+  if (array == run) {
+    return pbci_spill_run(a, run, n, cap, elem_size, key, key_end, end);
+  }
+  return pbci_grow_run(a, array, n, cap, elem_size, key, key_end, end);
+}
+
+/* Ends a buffered run: its *n elements' pointers (elem_size bytes each) move
+ * from `run` to a new array of exactly *n, owned by n, which *cap takes.
+ * Returns the array, or NULL when the buffer is too small. */
+void *pbci_close_run(PbciArena *a, const void *run, const size_t *n,
+                     size_t *cap, size_t elem_size);
 
 /* Open runs. A run of unpacked strings, bytes or scalars adds nothing to
  * the low end of the buffer but its array (values go to the high end), so

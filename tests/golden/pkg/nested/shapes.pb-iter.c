@@ -188,6 +188,9 @@ PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__iter_decode(void *m, 
   uint64_t v;
   const uint8_t *value_end;
   size_t cap_points = msg->n_points; /* capacity of points */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Pkg__Common__Point *points[PBCI_RUN_SLOTS];
+  } buffered;
 occurrence:
   while (p < end) {
     field = p;
@@ -197,8 +200,8 @@ occurrence:
       case PBCI_TAG(1, PBCI_WT_LEN): /* repeated iter.pkg.common.Point points = 1 */
       field_1:
         if (msg->n_points == cap_points) {
-          msg->points = pbci_grow_run(arena, msg->points, &msg->n_points, &cap_points,
-              sizeof *msg->points, field, p, end);
+          msg->points = pbci_message_room(arena, msg->points, &msg->n_points, &cap_points,
+              sizeof *msg->points, buffered.points, field, p, end, p - field == 1);
           if (msg->points == NULL) goto no_memory;
         }
         p = pbci_read_len(p, end, &value_end);
@@ -217,6 +220,12 @@ occurrence:
           field = p;
           p += 1;
           goto field_1;
+        }
+        if (msg->points == buffered.points) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->points = pbci_close_run(arena, buffered.points, &msg->n_points, &cap_points,
+              sizeof *msg->points);
+          if (msg->points == NULL) goto no_memory;
         }
         if (p < end && p[0] == 0x10) {
           field = p;
@@ -313,6 +322,10 @@ no_memory:
 malformed:
   r = PROTOBUF_C_ITER_ERR_MALFORMED;
 fail:
+  if (msg->points == buffered.points) {
+    msg->points = NULL;
+    msg->n_points = 0;
+  }
   return pbci_fail(&arena->ctx, r, field, end);
 }
 
