@@ -165,7 +165,8 @@ struct DecoderShape {
   bool sub_messages = false;  // value_end, the depth check and too_deep:
                               // otherwise depth is unused
   bool no_memory = false;     // arrays grown or sub-messages allocated inline
-  bool run_buffer = false;    // a field with buffered_run: the `run` union
+  bool run_buffer = false;    // a field with buffered_run: the `buffered`
+                              // union
   // Whether it goes on into the parent's next occurrence of the same field
   // (PbciNext): for types whose instances grow as occurrences merge
   // (arrays, sub-messages); not with required fields, which each

@@ -808,17 +808,16 @@ PbciAppend pbci_append_element(PbciArena *a, void *array, size_t *n,
  * length. */
 PBCI_INLINE unsigned char *put_value(PbciArena *a, const uint8_t *value_end,
                                      size_t n) {
-  unsigned char *const top = a->hi;
-  const size_t room = (size_t)(top - a->lo);
-  if (n <= 16 && room >= 16 && (size_t)(value_end - a->ctx.data) >= 16) {
-    memcpy(top - 16, value_end - 16, 16);
-  } else if (room >= n) {
-    copy_value(top - n, value_end - n, n);
-  } else {
-    return NULL;
+  unsigned char *d;
+  if (n <= 16 && (size_t)(a->hi - a->lo) >= 16 &&
+      (size_t)(value_end - a->ctx.data) >= 16) {
+    memcpy(a->hi - 16, value_end - 16, 16);
+    a->hi -= n;
+    return a->hi;
   }
-  a->hi = top - n;
-  return a->hi;
+  d = pbci_alloc_bytes(a, n);
+  if (d != NULL) copy_value(d, value_end - n, n);
+  return d;
 }
 
 /* Everything pbci_take_other_string's fast path leaves out: lengths over 127,
