@@ -1512,3 +1512,213 @@ ptrdiff_t iter__test__scalars2__iter_unpack(const uint8_t *data, size_t len, voi
   return pbci_unpack_end(&arena, iter__test__scalars2__iter_decode(msg, data, pbci_end(data, len),
       &arena, 0, NULL));
 }
+
+/* ==== Iter__Test__EightInts (iter.test.EightInts) ==== */
+
+/* The fields of iter.test.EightInts by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
+static const PbciFieldInfo iter__test__eight_ints__iter_fields[] = {
+  { /* optional int32 a = 1 */
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 b = 2 */
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 c = 3 */
+    .number = 3, .key = 0x18, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 d = 4 */
+    .number = 4, .key = 0x20, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 e = 5 */
+    .number = 5, .key = 0x28, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 f = 6 */
+    .number = 6, .key = 0x30, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 g = 7 */
+    .number = 7, .key = 0x38, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 h = 8 */
+    .number = 8, .key = 0x40, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+};
+
+/* ITER__TEST__EIGHT_INTS__INIT as an object, for PBCI_SET_UP. */
+const Iter__Test__EightInts iter__test__eight_ints__iter_prototype = ITER__TEST__EIGHT_INTS__INIT;
+
+/* Sets up a new top-level instance. */
+static void iter__test__eight_ints__iter_init(void *msg) {
+  PBCI_SET_UP(msg, Iter__Test__EightInts, ITER__TEST__EIGHT_INTS__INIT, iter__test__eight_ints__iter_prototype);
+}
+
+const PbciMessage iter__test__eight_ints__iter_message = {
+  sizeof(Iter__Test__EightInts), &iter__test__eight_ints__descriptor,
+  iter__test__eight_ints__iter_init,
+  iter__test__eight_ints__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
+  iter__test__eight_ints__iter_fields, 8, /* fields */
+  0, /* repeated fields */
+  0, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Decodes one occurrence of iter.test.EightInts, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
+ * grow when full, for the run of elements starting there. On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
+PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
+  Iter__Test__EightInts *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  ptrdiff_t r;
+  uint64_t tag;
+  uint64_t v;
+  (void)depth;
+  (void)next; /* each occurrence returns: merges grow nothing here */
+  while (p < end) {
+    field = p;
+    p = pbci_read_key(p, end, &tag);
+    if (p == NULL) goto malformed;
+    switch (tag) {
+      case PBCI_TAG(1, PBCI_WT_VARINT): /* optional int32 a = 1 */
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->a = (int32_t)v;
+        msg->has_a = 1;
+        if (p < end && p[0] == 0x10) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_VARINT): /* optional int32 b = 2 */
+      field_2:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->b = (int32_t)v;
+        msg->has_b = 1;
+        if (p < end && p[0] == 0x18) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        break;
+      case PBCI_TAG(3, PBCI_WT_VARINT): /* optional int32 c = 3 */
+      field_3:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->c = (int32_t)v;
+        msg->has_c = 1;
+        if (p < end && p[0] == 0x20) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        break;
+      case PBCI_TAG(4, PBCI_WT_VARINT): /* optional int32 d = 4 */
+      field_4:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->d = (int32_t)v;
+        msg->has_d = 1;
+        if (p < end && p[0] == 0x28) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        break;
+      case PBCI_TAG(5, PBCI_WT_VARINT): /* optional int32 e = 5 */
+      field_5:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->e = (int32_t)v;
+        msg->has_e = 1;
+        if (p < end && p[0] == 0x30) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        break;
+      case PBCI_TAG(6, PBCI_WT_VARINT): /* optional int32 f = 6 */
+      field_6:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->f = (int32_t)v;
+        msg->has_f = 1;
+        if (p < end && p[0] == 0x38) {
+          field = p;
+          p += 1;
+          goto field_7;
+        }
+        break;
+      case PBCI_TAG(7, PBCI_WT_VARINT): /* optional int32 g = 7 */
+      field_7:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->g = (int32_t)v;
+        msg->has_g = 1;
+        if (p < end && p[0] == 0x40) {
+          field = p;
+          p += 1;
+          goto field_8;
+        }
+        break;
+      case PBCI_TAG(8, PBCI_WT_VARINT): /* optional int32 h = 8 */
+      field_8:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->h = (int32_t)v;
+        msg->has_h = 1;
+        break;
+      default:
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__test__eight_ints__iter_message, &msg->base, field, end,
+            &r);
+        if (p == NULL) goto fail;
+        break;
+    }
+  }
+  return 0;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__test__eight_ints__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Test__EightInts));
+}
+
+const ProtobufCIterType iter__test__eight_ints__iter_type = {
+  &iter__test__eight_ints__descriptor, &iter__test__eight_ints__iter_message
+};
+
+/* protobuf_c_iter_unpack(&iter__test__eight_ints__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__test__eight_ints__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Test__EightInts *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__test__eight_ints__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__test__eight_ints__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0, NULL));
+}

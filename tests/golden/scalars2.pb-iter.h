@@ -101,6 +101,68 @@ ptrdiff_t iter__test__scalars2__iter_decode(void *msg, const uint8_t *p,
 extern const struct PbciMessage iter__test__scalars2__iter_message;
 extern const Iter__Test__Scalars2 iter__test__scalars2__iter_prototype;
 
+/* ---- Iter__Test__EightInts (iter.test.EightInts) ---- */
+
+/* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
+extern const ProtobufCIterType iter__test__eight_ints__iter_type;
+
+/* Decodes `data` into `buf` with decode options (NULL for the defaults)
+ * and a status report (NULL if not wanted); the message is (Iter__Test__EightInts *)buf.
+ * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
+static inline ptrdiff_t iter__test__eight_ints__iter_unpack_ex(const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack(&iter__test__eight_ints__iter_type, data, len, buf, buf_size, opts, status);
+}
+
+/* Merges `data` into `msg` (from an earlier unpack, or ITER__TEST__EIGHT_INTS__INIT), taking
+ * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
+static inline ptrdiff_t iter__test__eight_ints__iter_unpack_merge_ex(Iter__Test__EightInts *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack_merge(&iter__test__eight_ints__iter_type, msg, data, len, buf, buf_size,
+      opts, status);
+}
+
+/* The exact buffer size iter__test__eight_ints__iter_unpack_ex needs for `data` with the
+ * same options, or the error it would return. */
+static inline ptrdiff_t iter__test__eight_ints__iter_unpacked_size_ex(const uint8_t *data,
+    size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpacked_size(&iter__test__eight_ints__iter_type, data, len, opts, status);
+}
+
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__test__eight_ints__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
+static inline ptrdiff_t iter__test__eight_ints__iter_unpack_merge(Iter__Test__EightInts *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size) {
+  return iter__test__eight_ints__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
+}
+static inline ptrdiff_t iter__test__eight_ints__iter_unpacked_size(const uint8_t *data,
+    size_t len) {
+  return iter__test__eight_ints__iter_unpacked_size_ex(data, len, NULL, NULL);
+}
+
+/* At least iter__test__eight_ints__iter_unpacked_size_ex(data, len, opts, NULL) for every
+ * input of `len` bytes and all options, in O(1): K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Test__EightInts)), or SIZE_MAX when that
+ * overflows. A buffer that large never makes iter__test__eight_ints__iter_unpack_ex fail with
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, without a sizing pass. K, the most bytes
+ * of buffer one byte of input can cost, is the largest of these terms
+ * (bytes of buffer / fewest input bytes costing them, rounded up):
+ *   1 / 1: string and bytes copies (a NUL for a length byte)
+ *   (PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1) / 2: an unknown field
+ */
+size_t iter__test__eight_ints__iter_unpacked_size_bound(size_t len);
+
+/* Internal entry points, for decoders of files that use this type. */
+ptrdiff_t iter__test__eight_ints__iter_decode(void *msg, const uint8_t *p,
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
+extern const struct PbciMessage iter__test__eight_ints__iter_message;
+extern const Iter__Test__EightInts iter__test__eight_ints__iter_prototype;
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,6 +46,7 @@ const std::vector<IterType>& AllTypes() {
       PBCI_TEST_ITER_TYPE(Iter__Pkg__Common__Point, iter__pkg__common__point, "iter.pkg.common.Point"),
       PBCI_TEST_ITER_TYPE(Iter__Pkg__Nested__Shapes__Polygon, iter__pkg__nested__shapes__polygon, "iter.pkg.nested.shapes.Polygon"),
       PBCI_TEST_ITER_TYPE(Iter__Pkg__Nested__Shapes__Polygon__Style, iter__pkg__nested__shapes__polygon__style, "iter.pkg.nested.shapes.Polygon.Style"),
+      PBCI_TEST_ITER_TYPE(Iter__Test__EightInts, iter__test__eight_ints, "iter.test.EightInts"),
       PBCI_TEST_ITER_TYPE(Iter__Test__Scalars2, iter__test__scalars2, "iter.test.Scalars2"),
       PBCI_TEST_ITER_TYPE(Iter__Test3__All3, iter__test3__all3, "iter.test3.All3"),
       PBCI_TEST_ITER_TYPE(Iter__Test3__All3__MBoolUint32Entry, iter__test3__all3__mbool_uint32_entry, "iter.test3.All3.MBoolUint32Entry"),
