@@ -71,7 +71,8 @@ ranges() {
         if (hi == "" || v > hi) hi = v
         wins += v >= 1
       }
-      parts[++np] = sprintf("%.1f-%.1fx %s", lo, hi, text)
+      # Below 1, two decimals: 0.98 is not "1.0" as fast.
+      parts[++np] = sprintf(lo < 1 ? "%.2f-%.1fx %s" : "%.1f-%.1fx %s", lo, hi, text)
       if (name == "vs upb fasttable") parts[np] = parts[np] sprintf(" (faster on %d of %d)", wins, rows)
     }
     /^[|] input [|] vs / && !done { for (i = 2; i < NF; i++) col[$i] = i; intable = 1; next }
