@@ -44,6 +44,9 @@ int Main(int argc, char** argv) {
     for (const std::string& in : ProtobufCInputs(t)) {
       rs.push_back(Record(t, 'S', {in}));
     }
+    for (const std::string& in : ReorderedInputs(t)) {
+      rs.push_back(Record(t, 'S', {in}));
+    }
     for (const std::vector<std::string>& copies : MergedInputs(t)) {
       rs.push_back(Record(t, 'M', copies));
     }

@@ -2,7 +2,10 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <random>
 
 #include "input_facts.h"
@@ -22,7 +25,43 @@ std::string RepackedByProtobufC(const IterType& t, const std::string& bytes) {
   return out;
 }
 
+// The top-level fields of a valid message, each with its key, in wire
+// order.
+std::vector<std::string> TopLevelFields(const std::string& bytes) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(bytes.data()),
+      static_cast<int>(bytes.size()));
+  std::vector<std::string> fields;
+  int start = 0;
+  while (uint32_t tag = in.ReadTag()) {
+    if (!WireFormatLite::SkipField(&in, tag)) break;
+    const int next = in.CurrentPosition();
+    fields.push_back(bytes.substr(start, next - start));
+    start = next;
+  }
+  return fields;
+}
+
 }  // namespace
+
+std::vector<std::string> ReorderedInputs(const IterType& t) {
+  std::mt19937 rng(2468);
+  std::vector<std::string> out;
+  for (int i = 0; i < kMessagesPerType; i++) {
+    std::vector<std::string> fields =
+        TopLevelFields(RandomWire(t.full_name, &rng));
+    if (i % 2 == 0) {
+      std::reverse(fields.begin(), fields.end());
+    } else {
+      std::shuffle(fields.begin(), fields.end(), rng);
+    }
+    std::string bytes;
+    for (const std::string& f : fields) bytes += f;
+    out.push_back(bytes);
+  }
+  return out;
+}
 
 bool IsMapEntry(const std::string& full_name) {
   const google::protobuf::Descriptor* d =

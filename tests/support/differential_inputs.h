@@ -24,6 +24,11 @@ std::vector<std::string> LibprotobufInputs(const IterType& t);
 // Random messages decoded and re-packed by protobuf-c (its field order).
 std::vector<std::string> ProtobufCInputs(const IterType& t);
 
+// Random messages with their top-level fields in another order: reversed
+// (no field where the decoder predicts it) or shuffled, as any serializer
+// may write them.
+std::vector<std::string> ReorderedInputs(const IterType& t);
+
 // Groups of two or three random messages, to decode concatenated
 // (CheckMerged). None for map entry types: libprotobuf writes their zero
 // keys and values, and a decoded proto3 struct cannot show whether a zero
