@@ -2,9 +2,9 @@
 # 88 bytes (x86-64) or 36 (i386) that PBCI_SET_UP assigned with `rep stos`,
 # whose start-up of about 35 cycles cost rtb_bid_request an eighth of its
 # decode (docs/design.md). Compiles every generated .pb-iter.c of the test
-# protos with gcc at -O2 (gcc 12 chose the same at -O3), as x86-64 and
-# (where gcc can) i386 code, and fails on any `rep stos` in the objects. Skipped off x86 or
-# without gcc: the copy is gcc's and x86's only.
+# protos with gcc -O2 (gcc 12 chose the same at -O3) as x86-64 and, where
+# gcc can, i386 code, and fails on any `rep stos` in the objects. Skipped
+# off x86 or without gcc: the copy is gcc's and x86's only.
 #   cmake -DGEN_DIR=.. -DINCLUDES="a;b" -DOUT=dir -DPROCESSOR=x86_64
 #         -P no_rep_stos.cmake
 if(NOT PROCESSOR MATCHES "^(x86_64|AMD64|i.86)$")
@@ -47,25 +47,23 @@ set(count 0)
 set(found)
 foreach(target IN LISTS targets)
   string(REPLACE " " ";" target_flags "${target}")
-  foreach(opt -O2)
-    foreach(src IN LISTS sources)
-      get_filename_component(name ${src} NAME_WE)
-      set(obj ${OUT}/${name}.o)
-      execute_process(COMMAND ${GCC} ${target_flags} ${opt} ${flags} -c ${src} -o ${obj}
-                      RESULT_VARIABLE rc ERROR_VARIABLE err)
-      if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "gcc ${target} ${opt} failed on ${src}:\n${err}")
-      endif()
-      execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn ${obj}
-                      OUTPUT_VARIABLE asm RESULT_VARIABLE rc)
-      if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "objdump failed on ${obj}")
-      endif()
-      if(asm MATCHES "rep stos")
-        list(APPEND found "${name} (${target} ${opt})")
-      endif()
-      math(EXPR count "${count} + 1")
-    endforeach()
+  foreach(src IN LISTS sources)
+    get_filename_component(name ${src} NAME_WE)
+    set(obj ${OUT}/${name}.o)
+    execute_process(COMMAND ${GCC} ${target_flags} -O2 ${flags} -c ${src} -o ${obj}
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "gcc ${target} -O2 failed on ${src}:\n${err}")
+    endif()
+    execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn ${obj}
+                    OUTPUT_VARIABLE asm RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "objdump failed on ${obj}")
+    endif()
+    if(asm MATCHES "rep stos")
+      list(APPEND found "${name} (${target})")
+    endif()
+    math(EXPR count "${count} + 1")
   endforeach()
 endforeach()
 if(found)

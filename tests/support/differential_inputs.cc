@@ -6,6 +6,8 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "input_facts.h"
@@ -39,6 +41,12 @@ std::vector<std::string> TopLevelFields(const std::string& bytes) {
     const int next = in.CurrentPosition();
     fields.push_back(bytes.substr(start, next - start));
     start = next;
+  }
+  // Every byte in some field, or the reordered input would test less.
+  if (static_cast<size_t>(start) != bytes.size()) {
+    std::fprintf(stderr, "TopLevelFields: %zu of %zu bytes split\n",
+                 static_cast<size_t>(start), bytes.size());
+    std::abort();
   }
   return fields;
 }
