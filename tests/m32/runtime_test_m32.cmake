@@ -7,14 +7,8 @@
 #   cmake -DCC=.. -DCXX=.. -DSRC=<repo> -DGTEST_SRC=<googletest/googletest>
 #         -DOUT=<dir> -P runtime_test_m32.cmake
 file(MAKE_DIRECTORY "${OUT}")
-# Debian's gcc-multilib package links /usr/include/asm to the host's asm
-# headers, which serve i386 too. Its cross compilers remove that package
-# (.ci/run installs gcc-12-multilib instead, for both): then asm/ is looked
-# for there last, after every i386 directory.
-set(m32 -m32)
-if(NOT EXISTS /usr/include/asm AND EXISTS /usr/include/x86_64-linux-gnu/asm)
-  list(APPEND m32 -idirafter /usr/include/x86_64-linux-gnu)
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/m32_flags.cmake)
+set(m32 ${PBCI_M32})
 set(flags ${m32} -O1 -g -Wall -Wextra -Werror -fsanitize=undefined
           -fno-sanitize-recover=all)
 

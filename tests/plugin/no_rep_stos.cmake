@@ -27,17 +27,15 @@ foreach(dir IN LISTS INCLUDES)
 endforeach()
 file(MAKE_DIRECTORY "${OUT}")
 
-# i386 only where gcc builds it (Debian: gcc-multilib); as in
-# tests/m32/runtime_test_m32.cmake, asm/ from the host's headers last.
+# Each target's flags as one string (split again below). i386 only where
+# gcc builds it (Debian: gcc-multilib).
+include(${CMAKE_CURRENT_LIST_DIR}/../m32/m32_flags.cmake)
 set(targets "-m64")
-set(m32 -m32)
-if(NOT EXISTS /usr/include/asm AND EXISTS /usr/include/x86_64-linux-gnu/asm)
-  list(APPEND m32 -idirafter /usr/include/x86_64-linux-gnu)
-endif()
 list(GET sources 0 probe)
-execute_process(COMMAND ${GCC} ${m32} -O2 ${flags} -c ${probe} -o ${OUT}/probe.o
+execute_process(COMMAND ${GCC} ${PBCI_M32} -O2 ${flags} -c ${probe} -o ${OUT}/probe.o
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
 if(rc EQUAL 0)
+  string(JOIN " " m32 ${PBCI_M32})
   list(APPEND targets "${m32}")
 else()
   message(STATUS "gcc cannot build i386 code here: x86-64 only")
