@@ -216,10 +216,14 @@ typedef struct Instance {
  * PBCI_DECLINED past the limit. */
 PBCI_INLINE int instance_open(Instance *in, const PbciMessage *type,
                               size_t *arrays, size_t *lo, size_t limit) {
-  size_t i;
   if (size_add(pbci_struct_bytes(type->size), lo, limit)) return PBCI_DECLINED;
   in->arrays = arrays;
-  for (i = 0; i < 2 * (size_t)type->n_counts; i++) arrays[i] = 0;
+  /* memset, not a loop: gcc (x86-64, -O2 and -O3) zeroed the loop's values
+   * with `rep stos`, whose start-up cost rtb_bid_request's unpacked_size +
+   * unpack 12% (Regression.SizerZeroedCountsWithRepStos). */
+  if (type->n_counts != 0) {
+    memset(arrays, 0, 2 * (size_t)type->n_counts * sizeof *arrays);
+  }
   in->n_unknown = 0;
   in->cap_unknown = 0;
   return 0;
