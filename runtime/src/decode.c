@@ -31,16 +31,16 @@ PBCI_INLINE void copy_short(unsigned char *d, const uint8_t *src, size_t n) {
   if (n > 32) {
     size_t i;
     for (i = 0; i < n - 16; i += 16) {
-      memcpy(w, src + i, 16);
-      memcpy(d + i, w, 16);
+      pbci_move16(w, src + i);
+      pbci_move16(d + i, w);
     }
-    memcpy(w, src + n - 16, 16);
-    memcpy(d + n - 16, w, 16);
+    pbci_move16(w, src + n - 16);
+    pbci_move16(d + n - 16, w);
   } else if (n > 16) {
-    memcpy(w, src, 16);
-    memcpy(w + 2, src + n - 16, 16);
-    memcpy(d, w, 16);
-    memcpy(d + n - 16, w + 2, 16);
+    pbci_move16(w, src);
+    pbci_move16(w + 2, src + n - 16);
+    pbci_move16(d, w);
+    pbci_move16(d + n - 16, w + 2);
   } else if (n >= 8) {
     memcpy(w, src, 8);
     memcpy(w + 1, src + n - 8, 8);
