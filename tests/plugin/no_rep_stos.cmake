@@ -84,7 +84,7 @@ foreach(target IN LISTS targets)
   string(REPLACE " " ";" target_flags "${target}")
   foreach(level IN LISTS LEVELS)
     foreach(src IN LISTS sources)
-      get_filename_component(name ${src} NAME_WE)
+      get_filename_component(name ${src} NAME)
       set(obj ${OUT}/${name}.o)
       execute_process(COMMAND ${GCC} ${target_flags} ${level} ${flags} -c ${src} -o ${obj}
                       RESULT_VARIABLE rc ERROR_VARIABLE err)
