@@ -822,10 +822,10 @@ PBCI_INLINE unsigned char *pbci_alloc_bytes(PbciArena *a, size_t n) {
  * message of ten fixed64 fields), from 88 bytes on x86-64 and from 36 on
  * i386 (docs/design.md); the copy starts below both, as other versions and
  * tunings move those edges. A copy of a constant holding X__INIT (the
- * generated x__iter_prototype) it makes with 16-byte moves up to
- * PBCI_INLINE_COPY_MAX bytes, and hands larger ones to the C library's
- * memcpy. Other compilers and targets, and smaller structs, assign the
- * compound literal: zeros stored without loads. The test
+ * generated x__iter_prototype) it makes with 16-byte moves (4-byte ones on
+ * i386) up to PBCI_INLINE_COPY_MAX bytes, and hands larger ones to the C
+ * library's memcpy. Other compilers and targets, and smaller structs, assign
+ * the compound literal: zeros stored without loads. The test
  * Regression.StructSetUpUsedRepStos checks gcc's output. */
 #if defined(__GNUC__) && !defined(__clang__) && \
     (defined(__x86_64__) || defined(__i386__))
@@ -1190,7 +1190,10 @@ PbciString pbci_take_other_string(PbciArena *a, const uint8_t *p,
  * `block` bytes before value_end and the free space more than `block`. The
  * bytes before the value are the input's (its key and length, earlier
  * fields), and those written below the string free space, whose contents
- * are unspecified. */
+ * are unspecified. (`block`, a multiple of 16, is one memcpy where gcc
+ * makes it 16-byte moves; on i386 its 16-byte pieces go through
+ * pbci_move16, since a loop of them elsewhere can become one memcpy again,
+ * and gcc's x86-64 expansion of an inline 64-byte one was `rep movsq`.) */
 PBCI_INLINE PbciString pbci_put_string_block(PbciArena *a,
                                              const uint8_t *value_end, size_t n,
                                              size_t block) {
