@@ -309,6 +309,9 @@ DecoderShape DecoderShapeOf(const std::vector<FieldModel>& fields) {
     d.no_memory = d.no_memory || (f.repeated && !f.packed) ||
                   f.read == ReadKind::kMessage;
   }
+  d.leaf = fields.size() <= 2 && !d.sub_messages &&
+           std::none_of(fields.begin(), fields.end(),
+                        [](const FieldModel& f) { return f.repeated; });
   return d;
 }
 

@@ -174,6 +174,10 @@ struct DecoderShape {
   // return after each occurrence, without the test. Computed from the
   // descriptor (GoesOn in model.cc), as the fields of this type say it too.
   bool goes_on = false;
+  // A small leaf (at most two fields, none repeated or a message): its
+  // decoder is copied into its callers (PBCI_LEAF_DECODER), whose call
+  // would cost more than the decode. No message field, so no recursion.
+  bool leaf = false;
 };
 
 struct MessageModel {

@@ -342,15 +342,16 @@ void PrintDecodeFunction(const MessageModel& m, Printer* p) {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t $decode$(void *m, const uint8_t *p,
+$attribute$ ptrdiff_t $decode$(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   $struct$ *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
   ptrdiff_t r;
   uint64_t tag;
 )",
-           "full_name", m.full_name, "decode", m.sym.decode, "struct",
-           m.struct_name);
+           "full_name", m.full_name, "attribute",
+           m.decoder.leaf ? "PBCI_LEAF_DECODER" : "PBCI_DECODER", "decode",
+           m.sym.decode, "struct", m.struct_name);
   const DecoderShape& d = m.decoder;
   if (d.varint) p->Print("  uint64_t v;\n");
   if (d.fixed32) p->Print("  uint32_t u32;\n");

@@ -55,7 +55,7 @@ const PbciMessage iter__init__no_init__nested__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__init__no_init__nested__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__Nested *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -153,7 +153,7 @@ const PbciMessage iter__init__no_init__with_init__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__init__no_init__with_init__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__WithInit *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -255,7 +255,7 @@ const PbciMessage iter__init__no_init__mentry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__NoInit__MEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -649,7 +649,7 @@ const PbciMessage iter__init__flat_union__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Init__FlatUnion *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

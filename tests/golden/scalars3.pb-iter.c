@@ -217,7 +217,7 @@ const PbciMessage iter__test3__all3__mint32_string_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MInt32StringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -332,7 +332,7 @@ const PbciMessage iter__test3__all3__mint64_int64_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MInt64Int64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -444,7 +444,7 @@ const PbciMessage iter__test3__all3__muint32_bytes_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MUint32BytesEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -703,7 +703,7 @@ const PbciMessage iter__test3__all3__msint32_enum_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSint32EnumEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -815,7 +815,7 @@ const PbciMessage iter__test3__all3__msint64_double_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSint64DoubleEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -929,7 +929,7 @@ const PbciMessage iter__test3__all3__mfixed32_float_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MFixed32FloatEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1042,7 +1042,7 @@ const PbciMessage iter__test3__all3__mfixed64_bool_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MFixed64BoolEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1159,7 +1159,7 @@ const PbciMessage iter__test3__all3__msfixed32_sfixed64_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSfixed32Sfixed64Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1273,7 +1273,7 @@ const PbciMessage iter__test3__all3__msfixed64_fixed32_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MSfixed64Fixed32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1387,7 +1387,7 @@ const PbciMessage iter__test3__all3__mbool_uint32_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MBoolUint32Entry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
@@ -1678,7 +1678,7 @@ const PbciMessage iter__test3__all3__mstring_string_entry__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Test3__All3__MStringStringEntry *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */

@@ -53,7 +53,7 @@ const PbciMessage iter__pkg__nested__shapes__polygon__style__iter_message = {
  * past a fixed-width value's bounds check, found with the key). Arrays
  * grow when full, for the run of elements starting there. On failure,
  * reports the field being decoded (pbci_fail) unless a deeper call did. */
-PBCI_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(void *m, const uint8_t *p,
+PBCI_LEAF_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_decode(void *m, const uint8_t *p,
     const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
   Iter__Pkg__Nested__Shapes__Polygon__Style *msg = m;
   const uint8_t *field = p;   /* key of the field being decoded */
