@@ -81,7 +81,7 @@ extern "C" {
  * repeated or a message: map entries, a width and a height): copied into
  * each decoder in its file that calls it. A call, its return and the
  * saving of registers cost about as much as decoding two fields; copied,
- * rtb_bid_request's 10 formats and segments took 5% less time
+ * rtb_bid_request's 10 formats and segments took 6% less time
  * (docs/design.md). Still defined out of line, for other files and the
  * runtime's table. Plain `inline` is not enough: gcc -O2 kept calls. */
 #if defined(__GNUC__) || defined(__clang__)
