@@ -4,11 +4,14 @@
 // bench/README.md.
 //
 //   pbci_bench [--datasets=DIR] [--report_dir=DIR] [--verify_only]
-//              [--rounds=N] [Google Benchmark flags]
+//              [--rounds=N | --samples_from=RAW[,RAW...]]
+//              [Google Benchmark flags]
 //
 // --rounds=N runs every benchmark N times, a round at a time, each input's
 // decoders back to back (report.h); without it, one Google Benchmark run
-// (use --benchmark_repetitions).
+// (use --benchmark_repetitions). --samples_from runs nothing: it reports
+// the rounds of earlier runs' raw.json files together (bench/run.sh: one
+// run per code placement) into --report_dir.
 //
 // Every input is decoded by every decoder and compared before anything is
 // timed (verify.h); a decoder that fails aborts the run.
@@ -27,6 +30,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -129,6 +133,7 @@ int Main(int argc, char** argv) {
   std::string report_dir;
   bool verify_only = false;
   int rounds = 0;
+  std::vector<std::string> samples_from;
   std::string benchmark_flags;
   std::vector<char*> args = {argv[0]};
   for (int i = 1; i < argc; i++) {
@@ -139,6 +144,10 @@ int Main(int argc, char** argv) {
       report_dir = arg.substr(13);
     } else if (arg == "--verify_only") {
       verify_only = true;
+    } else if (arg.rfind("--samples_from=", 0) == 0) {
+      std::istringstream files(arg.substr(15));
+      for (std::string file; std::getline(files, file, ',');)
+        samples_from.push_back(file);
     } else if (arg.rfind("--rounds=", 0) == 0) {
       char* rest = nullptr;
       const long n = std::strtol(arg.c_str() + 9, &rest, 10);
@@ -155,6 +164,12 @@ int Main(int argc, char** argv) {
       }
       args.push_back(argv[i]);
     }
+  }
+  if (!samples_from.empty() && (rounds > 0 || report_dir.empty())) {
+    std::fprintf(
+        stderr,
+        "pbci_bench: --samples_from wants --report_dir, and no --rounds\n");
+    return 2;
   }
   if (rounds > 0) {
     // Google Benchmark takes these from the command line or, as defaults,
@@ -213,6 +228,12 @@ int Main(int argc, char** argv) {
 
   RegisterAll(inputs);
   RaceReporter reporter;
+  for (const std::string& file : samples_from) {
+    if (!reporter.LoadSamples(file, &error)) {
+      std::fprintf(stderr, "pbci_bench: %s\n", error.c_str());
+      return 1;
+    }
+  }
   if (rounds > 0) {
     reporter.set_rounds(rounds);
     std::mt19937 rng(std::random_device{}());
@@ -226,7 +247,7 @@ int Main(int argc, char** argv) {
         if (reporter.failed()) break;
       }
     }
-  } else {
+  } else if (samples_from.empty()) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
   }
   benchmark::Shutdown();

@@ -278,6 +278,60 @@ double RaceReporter::PairedRatio(const Result& a, const Result& b) const {
 
 // Every sample, for a look at the spread: {"rounds": R, "items_per_second":
 // {"<family>/<input>": [one per round], ...}}.
+bool RaceReporter::LoadSamples(const std::string& path, std::string* error) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string raw = text.str();
+  // WriteSamples' layout: "rounds": N, then "name": [rate, ...] per
+  // benchmark, each on its own line.
+  const std::string rounds_key = "\"rounds\": ", name_start = "\n    \"";
+  const size_t at = raw.find(rounds_key);
+  const int rounds = at == std::string::npos
+                         ? 0
+                         : std::atoi(raw.c_str() + at + rounds_key.size());
+  if (!in || rounds <= 0) {
+    *error = "cannot read the rounds of " + path;
+    return false;
+  }
+  size_t pos = raw.find("\"items_per_second\"");
+  size_t benchmarks = 0;
+  while (pos != std::string::npos) {
+    const size_t open = raw.find(name_start, pos);
+    if (open == std::string::npos) break;
+    const size_t name_at = open + name_start.size();
+    const size_t name_end = raw.find('"', name_at);
+    const size_t list = raw.find('[', name_end);
+    const size_t close = raw.find(']', list);
+    if (name_end == std::string::npos || list == std::string::npos ||
+        close == std::string::npos) {
+      break;
+    }
+    const std::string name = raw.substr(name_at, name_end - name_at);
+    std::vector<double>& samples = results_[name].samples;
+    const size_t before = samples.size();
+    std::istringstream values(raw.substr(list + 1, close - list - 1));
+    for (std::string value; std::getline(values, value, ',');) {
+      samples.push_back(std::strtod(value.c_str(), nullptr));
+    }
+    if (samples.size() - before != static_cast<size_t>(rounds)) {
+      *error = path + ": " + name + " has " +
+               std::to_string(samples.size() - before) + " samples for " +
+               std::to_string(rounds) + " rounds";
+      return false;
+    }
+    benchmarks++;
+    pos = close;
+  }
+  if (benchmarks == 0) {
+    *error = "no samples in " + path;
+    return false;
+  }
+  rounds_ += rounds;
+  runs_loaded_++;
+  return true;
+}
+
 bool RaceReporter::WriteSamples(const std::string& path) const {
   std::ofstream out(path);
   out << "{\n  \"rounds\": " << rounds_ << ",\n  \"items_per_second\": {";
@@ -384,14 +438,27 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
   }
 
   std::ostringstream md;
-  md << "Measured " << env.date << " by `bench/run.sh`, all decoders in one run.\n\n"
+  md << "Measured " << env.date << " by `bench/run.sh`, all decoders in "
+     << (runs_loaded_ > 1
+             ? "each of " + std::to_string(runs_loaded_) +
+                   " runs, one per code placement (bench/README.md)"
+             : std::string("one run"))
+     << ".\n\n"
      << "- Machine: " << env.machine << "; " << env.os << "\n"
      << "- Compilers: " << env.compilers << "\n"
      << "- Libraries: " << env.libraries << "\n"
      << "- Method: " << env.method;
   if (rounds_ > 0) {
-    md << "; " << rounds_ << " rounds, each running the inputs in random order and, for an "
-       << "input, every decoder once in random order; each rate is the median over the "
+    md << "; " << rounds_ << " rounds"
+       << (runs_loaded_ > 1
+               ? " (" + std::to_string(rounds_ / runs_loaded_) +
+                     " in each of " + std::to_string(runs_loaded_) +
+                     " links of the code, each with a different pad of code "
+                     "ahead of all else: bench/placements.sh)"
+               : std::string())
+       << ", each running the inputs in random order and, for an "
+       << "input, every decoder once in random order; each rate is the median "
+          "over the "
        << "rounds and each ratio the median of the rounds' ratios";
   } else {
     md << "; each number is the median of " << repetitions_ << " repetition"

@@ -52,6 +52,14 @@ class RaceReporter : public benchmark::ConsoleReporter {
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
+  // Rounds mode from earlier runs instead of running: appends the rounds of
+  // a run's raw.json (written by Write, for the same inputs and decoders),
+  // as if they had run here. bench/run.sh runs the race once per code
+  // placement (bench/placements.sh) and reports them together, so that no
+  // ratio rests on one link of the code. Fails, saying why, on a file it
+  // cannot read or one without a sample per round for every benchmark.
+  bool LoadSamples(const std::string& path, std::string* error);
+
   // True when a benchmark stopped on an error (a decode that failed).
   bool failed() const;
 
@@ -81,6 +89,7 @@ class RaceReporter : public benchmark::ConsoleReporter {
   std::map<std::string, Result> results_;
   int repetitions_ = 1;
   int rounds_ = 0;
+  int runs_loaded_ = 0;  // raw.json files behind the samples (LoadSamples)
   bool context_reported_ = false;
 };
 

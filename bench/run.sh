@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The race, as docs/benchmark.md reports it: builds pbci_bench in Release, runs
-# every decoder on every input in one run of rounds (each round runs each
-# input's decoders back to back, in random order), and writes
+# every decoder on every input in rounds (each round runs each input's
+# decoders back to back, in random order), the rounds spread over five links
+# of the code that place it differently (bench/placements.sh), and writes
 #   bench/results/report.md   the tables (medians and paired ratios),
 #                             machine and versions
 #   bench/results/chart.svg   the bar chart
@@ -12,6 +13,9 @@
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
 #   ROUNDS=200 bench/run.sh              (default 100 rounds x 0.01 s: short
 #                                         slices, see bench/README.md)
+#   PLACEMENTS="0 16 32 48 80" bench/run.sh   (pads of code, bytes: one run
+#                                         each, ROUNDS shared out; "0" for
+#                                         one run of one link)
 #   BUILD_DIR=dir bench/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +29,28 @@ cmake --build "$build" -j "$(nproc)" --target pbci_bench
 
 results=$root/bench/results
 mkdir -p "$results"
+# The rounds spread over several links of the same code, each with another
+# pad of code ahead of all else (bench/placements.sh), then reported
+# together: where the code lands moves a build's rates by up to 15%
+# (bench/README.md), so no ratio rests on one link.
+placements=${PLACEMENTS:-0 16 32 48 80}
+read -r -a pads <<< "$placements"
+rounds=${ROUNDS:-100}
+per_link=$(( (rounds + ${#pads[@]} - 1) / ${#pads[@]} ))
+runs=$(mktemp -d)
+trap 'rm -rf "$runs"' EXIT
+PADS="$placements" "$root/bench/placements.sh" link "$build" "$runs" > /dev/null
+raw=()
+for pad in "${pads[@]}"; do
+  echo "== code placement $pad: $per_link rounds"
+  "$runs/pbci_bench.$pad" \
+    --rounds="$per_link" \
+    --benchmark_min_time="${MIN_TIME:-0.01}" \
+    --report_dir="$runs/report$pad" "$@"
+  raw+=("$runs/report$pad/raw.json")
+done
 "$build/bench/pbci_bench" \
-  --rounds="${ROUNDS:-100}" \
+  --samples_from="$(IFS=,; echo "${raw[*]}")" \
   --benchmark_min_time="${MIN_TIME:-0.01}" \
   --report_dir="$results" "$@"
 
@@ -34,8 +58,8 @@ mkdir -p "$results"
 # protoc-c's own .pb-c.o for the same file, as built above: the objects of
 # the schema libraries pbci_bench links (not every object under the build
 # directory, which may hold ones an earlier layout left).
-objects=$(mktemp -d)
-trap 'rm -rf "$objects"' EXIT
+objects=$runs/objects
+mkdir "$objects"
 link_dir=$build/bench
 i=0
 for lib in $(tr ' ' '\n' < "$link_dir/CMakeFiles/pbci_bench.dir/link.txt" |
