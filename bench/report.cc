@@ -276,8 +276,6 @@ double RaceReporter::PairedRatio(const Result& a, const Result& b) const {
   return Median(ratios);
 }
 
-// Every sample, for a look at the spread: {"rounds": R, "items_per_second":
-// {"<family>/<input>": [one per round], ...}}.
 bool RaceReporter::LoadSamples(const std::string& path, std::string* error) {
   std::ifstream in(path);
   std::stringstream text;
@@ -327,11 +325,15 @@ bool RaceReporter::LoadSamples(const std::string& path, std::string* error) {
     *error = "no samples in " + path;
     return false;
   }
+  // The report says how many rounds each run gave when they all gave as many.
+  rounds_per_run_ = runs_loaded_ == 0 || rounds_per_run_ == rounds ? rounds : 0;
   rounds_ += rounds;
   runs_loaded_++;
   return true;
 }
 
+// Every sample, for a look at the spread: {"rounds": R, "items_per_second":
+// {"<family>/<input>": [one per round], ...}}.
 bool RaceReporter::WriteSamples(const std::string& path) const {
   std::ofstream out(path);
   out << "{\n  \"rounds\": " << rounds_ << ",\n  \"items_per_second\": {";
@@ -449,17 +451,18 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
      << "- Libraries: " << env.libraries << "\n"
      << "- Method: " << env.method;
   if (rounds_ > 0) {
-    md << "; " << rounds_ << " rounds"
-       << (runs_loaded_ > 1
-               ? " (" + std::to_string(rounds_ / runs_loaded_) +
-                     " in each of " + std::to_string(runs_loaded_) +
-                     " links of the code, each with a different pad of code "
-                     "ahead of all else: bench/placements.sh)"
-               : std::string())
-       << ", each running the inputs in random order and, for an "
-       << "input, every decoder once in random order; each rate is the median "
-          "over the "
-       << "rounds and each ratio the median of the rounds' ratios";
+    md << "; " << rounds_ << " rounds";
+    if (runs_loaded_ > 1) {
+      md << " ("
+         << (rounds_per_run_ > 0 ? std::to_string(rounds_per_run_) + " in each"
+                                 : std::string("shared out over each"))
+         << " of " << runs_loaded_
+         << " links of the code, each with a different pad of code ahead of "
+            "all else: bench/placements.sh)";
+    }
+    md << ", each running the inputs in random order and, for an input, "
+          "every decoder once in random order; each rate is the median over "
+          "the rounds and each ratio the median of the rounds' ratios";
   } else {
     md << "; each number is the median of " << repetitions_ << " repetition"
        << (repetitions_ == 1 ? "" : "s");

@@ -89,7 +89,8 @@ class RaceReporter : public benchmark::ConsoleReporter {
   std::map<std::string, Result> results_;
   int repetitions_ = 1;
   int rounds_ = 0;
-  int runs_loaded_ = 0;  // raw.json files behind the samples (LoadSamples)
+  int runs_loaded_ = 0;     // raw.json files behind the samples (LoadSamples)
+  int rounds_per_run_ = 0;  // their rounds each, 0 when they differ
   bool context_reported_ = false;
 };
 
