@@ -13,9 +13,10 @@
 #   bench/run.sh [pbci_bench flags]      e.g. --datasets=DIR
 #   ROUNDS=200 bench/run.sh              (default 100 rounds x 0.01 s: short
 #                                         slices, see bench/README.md)
-#   PLACEMENTS="0 16 32 48 80" bench/run.sh   (pads of code, bytes: one run
-#                                         each, ROUNDS shared out; "0" for
-#                                         one run of one link)
+#   PLACEMENTS="0 32" bench/run.sh       (pads of code, bytes, one run each,
+#                                         ROUNDS shared out; by default
+#                                         placements.sh's five; "0" for one
+#                                         run of one link)
 #   BUILD_DIR=dir bench/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,17 +34,19 @@ mkdir -p "$results"
 # pad of code ahead of all else (bench/placements.sh), then reported
 # together: where the code lands moves a build's rates by up to 15%
 # (bench/README.md), so no ratio rests on one link.
-placements=${PLACEMENTS:-0 16 32 48 80}
-read -r -a pads <<< "$placements"
-rounds=${ROUNDS:-100}
-per_link=$(( (rounds + ${#pads[@]} - 1) / ${#pads[@]} ))
 runs=$(mktemp -d)
 trap 'rm -rf "$runs"' EXIT
-PADS="$placements" "$root/bench/placements.sh" link "$build" "$runs" > /dev/null
+# One binary per pad, as placements.sh names them (its pads unless
+# PLACEMENTS is set).
+linked=$(PADS="${PLACEMENTS:-}" "$root/bench/placements.sh" link "$build" "$runs")
+mapfile -t links <<< "$linked"
+rounds=${ROUNDS:-100}
+per_link=$(( (rounds + ${#links[@]} - 1) / ${#links[@]} ))
 raw=()
-for pad in "${pads[@]}"; do
+for link in "${links[@]}"; do
+  pad=${link##*.}
   echo "== code placement $pad: $per_link rounds"
-  "$runs/pbci_bench.$pad" \
+  "$link" \
     --rounds="$per_link" \
     --benchmark_min_time="${MIN_TIME:-0.01}" \
     --report_dir="$runs/report$pad" "$@"
