@@ -43,7 +43,8 @@ std::string Hex(uint8_t b) {
 // to their case; otherwise back to the switch. A fixed-width value is
 // checked to be in the input with its key. After an unpacked element of an
 // open-run field (`element`), its own key is the run's next element; after
-// anything else (its packed run, say) that key starts a run.
+// anything else (its packed run, say) that key starts a run. Each test is
+// PBCI_USUALLY: the fall-through where the compiler needs telling (gcc).
 void PrintNext(const FieldModel& f, bool element, Printer* p) {
   for (const Prediction& next : f.next) {
     Vars vars = {{"label", next.label},
@@ -52,15 +53,16 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
                  {"bytes", std::to_string(next.key.size() + next.value_size)},
                  {"tag", std::to_string(next.tag)}};
     if (next.key.size() == 1 && next.value_size == 0) {
-      p->Print(vars, "      if (p < end && p[0] == $b0$) {\n");
+      p->Print(vars, "      if (PBCI_USUALLY(p < end && p[0] == $b0$)) {\n");
     } else if (next.key.size() == 1) {
-      p->Print(vars, "      if (end - p >= $bytes$ && p[0] == $b0$) {\n");
-    } else {
-      vars["b1"] = Hex(next.key[1]);
       p->Print(
           vars,
-          "      if (end - p >= $bytes$ && pbci_key2(p) == PBCI_KEY2($b0$, "
-          "$b1$)) {\n");
+          "      if (PBCI_USUALLY(end - p >= $bytes$ && p[0] == $b0$)) {\n");
+    } else {
+      vars["b1"] = Hex(next.key[1]);
+      p->Print(vars,
+               "      if (PBCI_USUALLY(end - p >= $bytes$ && pbci_key2(p) == "
+               "PBCI_KEY2($b0$, $b1$))) {\n");
     }
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");

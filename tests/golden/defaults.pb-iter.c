@@ -80,7 +80,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
         if (p == NULL) goto malformed;
         msg->id = (uint32_t)v;
         required[0] |= UINT64_C(1) << 0;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -94,7 +94,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
           msg->note = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -111,7 +111,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
         p = pbci_take_bytes(arena, &msg->blobs[msg->n_blobs], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_blobs++;
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           if (msg->n_blobs != cap_blobs ||
@@ -357,7 +357,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_int32 = (int32_t)v;
         msg->has_d_int32 = 1;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -369,7 +369,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_int64 = (int64_t)v;
         msg->has_d_int64 = 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -381,7 +381,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_uint32 = (uint32_t)v;
         msg->has_d_uint32 = 1;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -393,7 +393,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_uint64 = v;
         msg->has_d_uint64 = 1;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -405,7 +405,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_sint32 = pbci_zigzag32((uint32_t)v);
         msg->has_d_sint32 = 1;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -417,7 +417,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_sint64 = pbci_zigzag64(v);
         msg->has_d_sint64 = 1;
-        if (end - p >= 5 && p[0] == 0x3d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x3d)) {
           field = p;
           p += 1;
           goto value_7;
@@ -430,7 +430,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 4;
         msg->d_fixed32 = u32;
         msg->has_d_fixed32 = 1;
-        if (end - p >= 9 && p[0] == 0x41) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x41)) {
           field = p;
           p += 1;
           goto value_8;
@@ -443,7 +443,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 8;
         msg->d_fixed64 = u64;
         msg->has_d_fixed64 = 1;
-        if (end - p >= 5 && p[0] == 0x4d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x4d)) {
           field = p;
           p += 1;
           goto value_9;
@@ -456,7 +456,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 4;
         msg->d_sfixed32 = (int32_t)u32;
         msg->has_d_sfixed32 = 1;
-        if (end - p >= 9 && p[0] == 0x51) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto value_10;
@@ -469,7 +469,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 8;
         msg->d_sfixed64 = (int64_t)u64;
         msg->has_d_sfixed64 = 1;
-        if (end - p >= 5 && p[0] == 0x5d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x5d)) {
           field = p;
           p += 1;
           goto value_11;
@@ -482,7 +482,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 4;
         msg->d_float = pbci_float(u32);
         msg->has_d_float = 1;
-        if (end - p >= 9 && p[0] == 0x61) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x61)) {
           field = p;
           p += 1;
           goto value_12;
@@ -495,7 +495,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p += 8;
         msg->d_double = pbci_double(u64);
         msg->has_d_double = 1;
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           tag = 104;
@@ -511,7 +511,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_bool = b;
         msg->has_d_bool = 1;
-        if (p < end && p[0] == 0x72) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x72)) {
           field = p;
           p += 1;
           goto field_14;
@@ -525,7 +525,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->d_string = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x7a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x7a)) {
           field = p;
           p += 1;
           goto field_15;
@@ -536,7 +536,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p = pbci_take_bytes(arena, &msg->d_bytes, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_d_bytes = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -548,7 +548,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->d_enum = (Iter__Defaults__Defaults__Mode)(int32_t)v;
         msg->has_d_enum = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -562,7 +562,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->d_empty_string = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -574,7 +574,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->req_plain = (int32_t)v;
         required[0] |= UINT64_C(1) << 0;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -589,7 +589,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           p = s.next;
         }
         required[0] |= UINT64_C(1) << 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -600,7 +600,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->req_with_default = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -626,7 +626,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (r < 0) goto fail;
         required[0] |= UINT64_C(1) << 2;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -651,7 +651,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -676,7 +676,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -687,7 +687,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
               sizeof *msg->subs);
           if (msg->subs == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -699,7 +699,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->p_int32 = (int32_t)v;
         msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_INT32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -714,7 +714,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           p = s.next;
         }
         msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_STRING;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -740,7 +740,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (r < 0) goto fail;
         msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_SUB;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
@@ -751,7 +751,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p = pbci_take_bytes(arena, &msg->p_bytes, p, end, &r);
         if (p == NULL) goto fail;
         msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_BYTES;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           tag = 272;
@@ -767,7 +767,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->opt_bool = b;
         msg->has_opt_bool = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -778,7 +778,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         p = pbci_take_bytes(arena, &msg->opt_bytes, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_opt_bytes = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -798,7 +798,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           msg->strings[msg->n_strings++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_strings != cap_strings ||

@@ -171,7 +171,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -196,7 +196,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;

@@ -276,7 +276,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__init__no_init__mentry__iter_decode(void *m, co
           msg->key = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -414,7 +414,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->x = (int32_t)v;
         msg->has_x = 1;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -439,7 +439,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -450,7 +450,7 @@ occurrence:
               sizeof *msg->m);
           if (msg->m == NULL) goto no_memory;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -475,7 +475,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -500,7 +500,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           goto field_5;
@@ -514,7 +514,7 @@ occurrence:
           msg->s = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           goto field_6;
@@ -667,7 +667,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__init__flat_union__iter_decode(void *m, const u
         p = pbci_take_bytes(arena, &msg->b, p, end, &r);
         if (p == NULL) goto fail;
         msg->o_case = ITER__INIT__FLAT_UNION__O_B;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;

@@ -112,7 +112,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->int_ = (int32_t)v;
         msg->has_int_ = 1;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -126,7 +126,7 @@ occurrence:
           msg->char_ = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -143,7 +143,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->for_[msg->n_for_++] = (int32_t)v;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           if (msg->n_for_ != cap_for_ ||
@@ -152,7 +152,7 @@ occurrence:
           }
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -169,12 +169,12 @@ occurrence:
           msg->for_ = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -199,7 +199,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -211,7 +211,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->mixed_case_name = (int32_t)v;
         msg->has_mixed_case_name = 1;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -223,7 +223,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->old_field = (int32_t)v;
         msg->has_old_field = 1;
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           goto field_7;
@@ -243,7 +243,7 @@ occurrence:
           msg->old_list[msg->n_old_list++] = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           if (msg->n_old_list != cap_old_list ||
@@ -252,7 +252,7 @@ occurrence:
           }
           goto field_7;
         }
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;
@@ -264,7 +264,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->case_ = (int32_t)v;
         msg->switch_case = ITER__KW__CLASS__SWITCH_CASE;
-        if (p < end && p[0] == 0x4a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x4a)) {
           field = p;
           p += 1;
           goto field_9;
@@ -279,7 +279,7 @@ occurrence:
           p = s.next;
         }
         msg->switch_case = ITER__KW__CLASS__SWITCH_DEFAULT;
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           tag = 80;
@@ -295,7 +295,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->bool_ = b;
         msg->has_bool_ = 1;
-        if (end - p >= 9 && p[0] == 0x59) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x59)) {
           field = p;
           p += 1;
           goto value_11;

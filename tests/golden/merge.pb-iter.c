@@ -93,7 +93,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
         msg->has_a = 1;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -105,7 +105,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->b = (int32_t)v;
         msg->has_b = 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -122,7 +122,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->list[msg->n_list++] = (int32_t)v;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           if (msg->n_list != cap_list ||
@@ -131,7 +131,7 @@ occurrence:
           }
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -148,12 +148,12 @@ occurrence:
           msg->list = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -164,7 +164,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->data, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_data = 1;
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           goto field_5;
@@ -189,7 +189,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -201,7 +201,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->c1 = (int32_t)v;
         msg->unset_choice_case = ITER__MERGE__INNER__UNSET_CHOICE_C1;
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           goto field_7;
@@ -348,7 +348,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->data, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_data = 1;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -360,7 +360,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
         msg->has_a = 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -377,7 +377,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->list[msg->n_list++] = (int32_t)v;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           if (msg->n_list != cap_list ||
@@ -386,7 +386,7 @@ occurrence:
           }
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -403,12 +403,12 @@ occurrence:
           msg->list = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -589,7 +589,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -614,7 +614,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -625,7 +625,7 @@ occurrence:
               sizeof *msg->subs);
           if (msg->subs == NULL) goto no_memory;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -651,7 +651,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INNER;
         p = value_end;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -663,7 +663,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->c_int = (int32_t)v;
         msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INT;
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           goto field_5;
@@ -839,7 +839,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->list[msg->n_list++] = (int32_t)v;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           if (msg->n_list != cap_list ||
@@ -860,7 +860,7 @@ occurrence:
           msg->list = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1123,7 +1123,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__merge__required_field2__iter_decode(void *m, c
         if (p == NULL) goto malformed;
         msg->f1 = (int32_t)v;
         required[0] |= UINT64_C(1) << 0;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1345,7 +1345,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->level = (int32_t)v;
         msg->has_level = 1;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1365,7 +1365,7 @@ occurrence:
           msg->lines[msg->n_lines++] = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           if (msg->n_lines != cap_lines ||
@@ -1374,7 +1374,7 @@ occurrence:
           }
           goto field_2;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;

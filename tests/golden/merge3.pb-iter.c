@@ -74,7 +74,7 @@ PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t 
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -85,7 +85,7 @@ PBCI_DECODER ptrdiff_t iter__merge3__inner3__iter_decode(void *m, const uint8_t 
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->b = (int32_t)v;
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;

@@ -79,7 +79,7 @@ PBCI_LEAF_DECODER ptrdiff_t renamed__pkg_c__httpserver_conf__env_entry__iter_dec
           msg->key = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -235,7 +235,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->base = (int32_t)v;
         msg->has_base = 1;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -249,7 +249,7 @@ occurrence:
           msg->name = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -260,7 +260,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->blob, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_blob = 1;
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -280,7 +280,7 @@ occurrence:
           msg->tags[msg->n_tags++] = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           if (msg->n_tags != cap_tags ||
@@ -289,7 +289,7 @@ occurrence:
           }
           goto field_4;
         }
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           goto field_5;
@@ -306,7 +306,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->raw_tags[msg->n_raw_tags], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_raw_tags++;
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           if (msg->n_raw_tags != cap_raw_tags ||
@@ -315,7 +315,7 @@ occurrence:
           }
           goto field_5;
         }
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           goto field_6;
@@ -330,7 +330,7 @@ occurrence:
           p = s.next;
         }
         msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_NAME;
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           goto field_7;
@@ -341,7 +341,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->host_blob, p, end, &r);
         if (p == NULL) goto fail;
         msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_BLOB;
-        if (p < end && p[0] == 0x42) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x42)) {
           field = p;
           p += 1;
           goto field_8;
@@ -367,7 +367,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK;
         p = value_end;
-        if (p < end && p[0] == 0x4a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x4a)) {
           field = p;
           p += 1;
           goto field_9;
@@ -392,7 +392,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x4a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x4a)) {
           field = p;
           p += 1;
           goto field_9;
@@ -403,7 +403,7 @@ occurrence:
               sizeof *msg->env);
           if (msg->env == NULL) goto no_memory;
         }
-        if (p < end && p[0] == 0x52) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x52)) {
           field = p;
           p += 1;
           goto field_10;

@@ -257,7 +257,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_int32 = (int32_t)v;
         msg->has_f_int32 = 1;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -269,7 +269,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_int64 = (int64_t)v;
         msg->has_f_int64 = 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -281,7 +281,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_uint32 = (uint32_t)v;
         msg->has_f_uint32 = 1;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -293,7 +293,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_uint64 = v;
         msg->has_f_uint64 = 1;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -305,7 +305,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_sint32 = pbci_zigzag32((uint32_t)v);
         msg->has_f_sint32 = 1;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -317,7 +317,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_sint64 = pbci_zigzag64(v);
         msg->has_f_sint64 = 1;
-        if (end - p >= 5 && p[0] == 0x3d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x3d)) {
           field = p;
           p += 1;
           goto value_7;
@@ -330,7 +330,7 @@ occurrence:
         p += 4;
         msg->f_fixed32 = u32;
         msg->has_f_fixed32 = 1;
-        if (end - p >= 9 && p[0] == 0x41) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x41)) {
           field = p;
           p += 1;
           goto value_8;
@@ -343,7 +343,7 @@ occurrence:
         p += 8;
         msg->f_fixed64 = u64;
         msg->has_f_fixed64 = 1;
-        if (end - p >= 5 && p[0] == 0x4d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x4d)) {
           field = p;
           p += 1;
           goto value_9;
@@ -356,7 +356,7 @@ occurrence:
         p += 4;
         msg->f_sfixed32 = (int32_t)u32;
         msg->has_f_sfixed32 = 1;
-        if (end - p >= 9 && p[0] == 0x51) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto value_10;
@@ -369,7 +369,7 @@ occurrence:
         p += 8;
         msg->f_sfixed64 = (int64_t)u64;
         msg->has_f_sfixed64 = 1;
-        if (end - p >= 5 && p[0] == 0x5d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x5d)) {
           field = p;
           p += 1;
           goto value_11;
@@ -382,7 +382,7 @@ occurrence:
         p += 4;
         msg->f_float = pbci_float(u32);
         msg->has_f_float = 1;
-        if (end - p >= 9 && p[0] == 0x61) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x61)) {
           field = p;
           p += 1;
           goto value_12;
@@ -395,7 +395,7 @@ occurrence:
         p += 8;
         msg->f_double = pbci_double(u64);
         msg->has_f_double = 1;
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           tag = 104;
@@ -411,7 +411,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_bool = b;
         msg->has_f_bool = 1;
-        if (p < end && p[0] == 0x72) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x72)) {
           field = p;
           p += 1;
           goto field_14;
@@ -425,7 +425,7 @@ occurrence:
           msg->f_string = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x7a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x7a)) {
           field = p;
           p += 1;
           goto field_15;
@@ -436,7 +436,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->f_bytes, p, end, &r);
         if (p == NULL) goto fail;
         msg->has_f_bytes = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -448,7 +448,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->f_enum = (Iter__Test__Color)(int32_t)v;
         msg->has_f_enum = 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -473,7 +473,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -490,7 +490,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_int32[msg->n_r_int32++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_int32 != cap_r_int32 ||
@@ -499,7 +499,7 @@ occurrence:
           }
           goto field_21;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -516,12 +516,12 @@ occurrence:
           msg->r_int32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -538,7 +538,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_int64[msg->n_r_int64++] = (int64_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_int64 != cap_r_int64 ||
@@ -547,7 +547,7 @@ occurrence:
           }
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -564,12 +564,12 @@ occurrence:
           msg->r_int64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -586,7 +586,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_uint32[msg->n_r_uint32++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_uint32 != cap_r_uint32 ||
@@ -595,7 +595,7 @@ occurrence:
           }
           goto field_23;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -612,12 +612,12 @@ occurrence:
           msg->r_uint32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -634,7 +634,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_uint64[msg->n_r_uint64++] = v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_uint64 != cap_r_uint64 ||
@@ -643,7 +643,7 @@ occurrence:
           }
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -660,12 +660,12 @@ occurrence:
           msg->r_uint64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -682,7 +682,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_sint32[msg->n_r_sint32++] = pbci_zigzag32((uint32_t)v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_sint32 != cap_r_sint32 ||
@@ -691,7 +691,7 @@ occurrence:
           }
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -708,12 +708,12 @@ occurrence:
           msg->r_sint32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -730,7 +730,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_sint64[msg->n_r_sint64++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_sint64 != cap_r_sint64 ||
@@ -739,7 +739,7 @@ occurrence:
           }
           goto field_26;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -756,12 +756,12 @@ occurrence:
           msg->r_sint64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -778,7 +778,7 @@ occurrence:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_fixed32[msg->n_r_fixed32++] = u32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_fixed32 != cap_r_fixed32 ||
@@ -787,7 +787,7 @@ occurrence:
           }
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -804,12 +804,12 @@ occurrence:
           msg->r_fixed32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xdd, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -826,7 +826,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_fixed64[msg->n_r_fixed64++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_fixed64 != cap_r_fixed64 ||
@@ -835,7 +835,7 @@ occurrence:
           }
           goto field_28;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -852,12 +852,12 @@ occurrence:
           msg->r_fixed64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -874,7 +874,7 @@ occurrence:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_sfixed32[msg->n_r_sfixed32++] = (int32_t)u32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
@@ -883,7 +883,7 @@ occurrence:
           }
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -900,12 +900,12 @@ occurrence:
           msg->r_sfixed32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xed, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -922,7 +922,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_sfixed64[msg->n_r_sfixed64++] = (int64_t)u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_sfixed64 != cap_r_sfixed64 ||
@@ -931,7 +931,7 @@ occurrence:
           }
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -948,12 +948,12 @@ occurrence:
           msg->r_sfixed64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -970,7 +970,7 @@ occurrence:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_float[msg->n_r_float++] = pbci_float(u32);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_float != cap_r_float ||
@@ -979,7 +979,7 @@ occurrence:
           }
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -996,12 +996,12 @@ occurrence:
           msg->r_float = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -1018,7 +1018,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_double[msg->n_r_double++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r_double != cap_r_double ||
@@ -1027,7 +1027,7 @@ occurrence:
           }
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           tag = 264;
@@ -1045,12 +1045,12 @@ occurrence:
           msg->r_double = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           tag = 264;
@@ -1069,13 +1069,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r_bool[msg->n_r_bool++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           tag = 264;
           goto field_33;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -1092,13 +1092,13 @@ occurrence:
           msg->r_bool = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           tag = 264;
           goto field_33;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -1118,7 +1118,7 @@ occurrence:
           msg->r_string[msg->n_r_string++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r_string != cap_r_string ||
@@ -1127,7 +1127,7 @@ occurrence:
           }
           goto field_34;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -1144,7 +1144,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r_bytes++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r_bytes != cap_r_bytes ||
@@ -1153,7 +1153,7 @@ occurrence:
           }
           goto field_35;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -1170,7 +1170,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r_enum[msg->n_r_enum++] = (Iter__Test__Color)(int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r_enum != cap_r_enum ||
@@ -1179,7 +1179,7 @@ occurrence:
           }
           goto field_36;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -1196,12 +1196,12 @@ occurrence:
           msg->r_enum = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -1226,7 +1226,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -1237,7 +1237,7 @@ occurrence:
               sizeof *msg->r_self);
           if (msg->r_self == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;
           p += 2;
           goto packed_41;
@@ -1268,7 +1268,7 @@ occurrence:
           msg->p_int32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02))) {
           field = p;
           p += 2;
           goto packed_42;
@@ -1299,7 +1299,7 @@ occurrence:
           msg->p_sint64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02))) {
           field = p;
           p += 2;
           goto packed_43;
@@ -1330,7 +1330,7 @@ occurrence:
           msg->p_fixed32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x02))) {
           field = p;
           p += 2;
           goto packed_44;
@@ -1361,7 +1361,7 @@ occurrence:
           msg->p_double = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x02))) {
           field = p;
           p += 2;
           tag = 362;
@@ -1395,7 +1395,7 @@ occurrence:
           msg->p_bool = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02))) {
           field = p;
           p += 2;
           goto packed_46;
@@ -1597,7 +1597,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->a = (int32_t)v;
         msg->has_a = 1;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1609,7 +1609,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->b = (int32_t)v;
         msg->has_b = 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -1621,7 +1621,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->c = (int32_t)v;
         msg->has_c = 1;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -1633,7 +1633,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->d = (int32_t)v;
         msg->has_d = 1;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -1645,7 +1645,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->e = (int32_t)v;
         msg->has_e = 1;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -1657,7 +1657,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->f = (int32_t)v;
         msg->has_f = 1;
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           goto field_7;
@@ -1669,7 +1669,7 @@ PBCI_DECODER ptrdiff_t iter__test__eight_ints__iter_decode(void *m, const uint8_
         if (p == NULL) goto malformed;
         msg->g = (int32_t)v;
         msg->has_g = 1;
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;

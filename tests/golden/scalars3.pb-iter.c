@@ -75,7 +75,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->id = (int32_t)v;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -89,7 +89,7 @@ occurrence:
           msg->name = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto packed_3;
@@ -235,7 +235,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mint32_string_entry__iter_decode(
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = (int32_t)v;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -350,7 +350,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mint64_int64_entry__iter_decode(v
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = (int64_t)v;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -462,7 +462,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__muint32_bytes_entry__iter_decode(
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = (uint32_t)v;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -574,7 +574,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = v;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -721,7 +721,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msint32_enum_entry__iter_decode(v
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = pbci_zigzag32((uint32_t)v);
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -834,7 +834,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msint64_double_entry__iter_decode
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->key = pbci_zigzag64(v);
-        if (end - p >= 9 && p[0] == 0x11) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x11)) {
           field = p;
           p += 1;
           goto value_2;
@@ -947,7 +947,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mfixed32_float_entry__iter_decode
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->key = u32;
-        if (end - p >= 5 && p[0] == 0x15) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x15)) {
           field = p;
           p += 1;
           goto value_2;
@@ -1061,7 +1061,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mfixed64_bool_entry__iter_decode(
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->key = u64;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           tag = 16;
@@ -1178,7 +1178,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msfixed32_sfixed64_entry__iter_de
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->key = (int32_t)u32;
-        if (end - p >= 9 && p[0] == 0x11) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x11)) {
           field = p;
           p += 1;
           goto value_2;
@@ -1292,7 +1292,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__msfixed64_fixed32_entry__iter_dec
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->key = (int64_t)u64;
-        if (end - p >= 5 && p[0] == 0x15) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x15)) {
           field = p;
           p += 1;
           goto value_2;
@@ -1409,7 +1409,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mbool_uint32_entry__iter_decode(v
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->key = b;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1524,7 +1524,7 @@ occurrence:
           msg->key = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1698,7 +1698,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__test3__all3__mstring_string_entry__iter_decode
           msg->key = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -1833,7 +1833,7 @@ occurrence:
           msg->kinds = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -2377,7 +2377,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_int32 = (int32_t)v;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -2388,7 +2388,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_int64 = (int64_t)v;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -2399,7 +2399,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_uint32 = (uint32_t)v;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -2410,7 +2410,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_uint64 = v;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -2421,7 +2421,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_sint32 = pbci_zigzag32((uint32_t)v);
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -2432,7 +2432,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_sint64 = pbci_zigzag64(v);
-        if (end - p >= 5 && p[0] == 0x3d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x3d)) {
           field = p;
           p += 1;
           goto value_7;
@@ -2444,7 +2444,7 @@ occurrence:
         u32 = pbci_fixed4_at(p);
         p += 4;
         msg->f_fixed32 = u32;
-        if (end - p >= 9 && p[0] == 0x41) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x41)) {
           field = p;
           p += 1;
           goto value_8;
@@ -2456,7 +2456,7 @@ occurrence:
         u64 = pbci_fixed8_at(p);
         p += 8;
         msg->f_fixed64 = u64;
-        if (end - p >= 5 && p[0] == 0x4d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x4d)) {
           field = p;
           p += 1;
           goto value_9;
@@ -2468,7 +2468,7 @@ occurrence:
         u32 = pbci_fixed4_at(p);
         p += 4;
         msg->f_sfixed32 = (int32_t)u32;
-        if (end - p >= 9 && p[0] == 0x51) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto value_10;
@@ -2480,7 +2480,7 @@ occurrence:
         u64 = pbci_fixed8_at(p);
         p += 8;
         msg->f_sfixed64 = (int64_t)u64;
-        if (end - p >= 5 && p[0] == 0x5d) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x5d)) {
           field = p;
           p += 1;
           goto value_11;
@@ -2492,7 +2492,7 @@ occurrence:
         u32 = pbci_fixed4_at(p);
         p += 4;
         msg->f_float = pbci_float(u32);
-        if (end - p >= 9 && p[0] == 0x61) {
+        if (PBCI_USUALLY(end - p >= 9 && p[0] == 0x61)) {
           field = p;
           p += 1;
           goto value_12;
@@ -2504,7 +2504,7 @@ occurrence:
         u64 = pbci_fixed8_at(p);
         p += 8;
         msg->f_double = pbci_double(u64);
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           tag = 104;
@@ -2519,7 +2519,7 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->f_bool = b;
-        if (p < end && p[0] == 0x72) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x72)) {
           field = p;
           p += 1;
           goto field_14;
@@ -2533,7 +2533,7 @@ occurrence:
           msg->f_string = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x7a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x7a)) {
           field = p;
           p += 1;
           goto field_15;
@@ -2543,7 +2543,7 @@ occurrence:
       field_15:
         p = pbci_take_bytes(arena, &msg->f_bytes, p, end, &r);
         if (p == NULL) goto fail;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -2554,7 +2554,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->f_enum = (Iter__Test3__Kind)(int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -2579,7 +2579,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -2604,7 +2604,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01))) {
           field = p;
           p += 2;
           goto packed_21;
@@ -2635,7 +2635,7 @@ occurrence:
           msg->r_int32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x01))) {
           field = p;
           p += 2;
           goto packed_22;
@@ -2666,7 +2666,7 @@ occurrence:
           msg->r_uint64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01))) {
           field = p;
           p += 2;
           goto packed_23;
@@ -2697,7 +2697,7 @@ occurrence:
           msg->r_sint32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01))) {
           field = p;
           p += 2;
           goto packed_24;
@@ -2728,7 +2728,7 @@ occurrence:
           msg->r_fixed64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01))) {
           field = p;
           p += 2;
           goto packed_25;
@@ -2759,7 +2759,7 @@ occurrence:
           msg->r_float = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01))) {
           field = p;
           p += 2;
           tag = 210;
@@ -2793,7 +2793,7 @@ occurrence:
           msg->r_bool = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -2813,7 +2813,7 @@ occurrence:
           msg->r_string[msg->n_r_string++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_string != cap_r_string ||
@@ -2822,7 +2822,7 @@ occurrence:
           }
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -2839,7 +2839,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r_bytes++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_bytes != cap_r_bytes ||
@@ -2848,7 +2848,7 @@ occurrence:
           }
           goto field_28;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01))) {
           field = p;
           p += 2;
           goto packed_29;
@@ -2879,7 +2879,7 @@ occurrence:
           msg->r_enum = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -2904,7 +2904,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -2915,7 +2915,7 @@ occurrence:
               sizeof *msg->r_leaf);
           if (msg->r_leaf == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -2932,7 +2932,7 @@ occurrence:
         p = pbci_read_fixed32(p, end, &u32);
         if (p == NULL) goto malformed;
         msg->r_sfixed32[msg->n_r_sfixed32++] = (int32_t)u32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r_sfixed32 != cap_r_sfixed32 ||
@@ -2941,7 +2941,7 @@ occurrence:
           }
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -2958,12 +2958,12 @@ occurrence:
           msg->r_sfixed32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -2980,7 +2980,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r_double[msg->n_r_double++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r_double != cap_r_double ||
@@ -2989,7 +2989,7 @@ occurrence:
           }
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -3006,12 +3006,12 @@ occurrence:
           msg->r_double = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -3023,7 +3023,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->c_int32 = (int32_t)v;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_INT32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
@@ -3038,7 +3038,7 @@ occurrence:
           p = s.next;
         }
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_STRING;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -3049,7 +3049,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->c_bytes, p, end, &r);
         if (p == NULL) goto fail;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_BYTES;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
@@ -3075,7 +3075,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_LEAF;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -3087,7 +3087,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->c_enum = (Iter__Test3__Kind)(int32_t)v;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_ENUM;
-        if (end - p >= 10 && pbci_key2(p) == PBCI_KEY2(0xe9, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 10 && pbci_key2(p) == PBCI_KEY2(0xe9, 0x02))) {
           field = p;
           p += 2;
           goto value_45;
@@ -3100,7 +3100,7 @@ occurrence:
         p += 8;
         msg->c_double = pbci_double(u64);
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_DOUBLE;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           tag = 368;
@@ -3116,7 +3116,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->c_bool = b;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_BOOL;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -3142,7 +3142,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_SELF;
         p = value_end;
-        if (end - p >= 10 && pbci_key2(p) == PBCI_KEY2(0x81, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 10 && pbci_key2(p) == PBCI_KEY2(0x81, 0x03))) {
           field = p;
           p += 2;
           goto value_48;
@@ -3155,7 +3155,7 @@ occurrence:
         p += 8;
         msg->c_fixed64 = u64;
         msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_FIXED64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -3167,7 +3167,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->o_uint64 = v;
         msg->other_choice_case = ITER__TEST3__ALL3__OTHER_CHOICE_O_UINT64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
@@ -3193,7 +3193,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->other_choice_case = ITER__TEST3__ALL3__OTHER_CHOICE_O_LEAF;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -3205,7 +3205,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->s_sint64 = pbci_zigzag64(v);
         msg->scalar_only_case = ITER__TEST3__ALL3__SCALAR_ONLY_S_SINT64;
-        if (end - p >= 6 && pbci_key2(p) == PBCI_KEY2(0xad, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 6 && pbci_key2(p) == PBCI_KEY2(0xad, 0x03))) {
           field = p;
           p += 2;
           goto value_53;
@@ -3218,7 +3218,7 @@ occurrence:
         p += 4;
         msg->s_float = pbci_float(u32);
         msg->scalar_only_case = ITER__TEST3__ALL3__SCALAR_ONLY_S_FLOAT;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -3243,7 +3243,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -3254,7 +3254,7 @@ occurrence:
               sizeof *msg->m_int32_string);
           if (msg->m_int32_string == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -3279,7 +3279,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -3290,7 +3290,7 @@ occurrence:
               sizeof *msg->m_int64_int64);
           if (msg->m_int64_int64 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -3315,7 +3315,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -3326,7 +3326,7 @@ occurrence:
               sizeof *msg->m_uint32_bytes);
           if (msg->m_uint32_bytes == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -3351,7 +3351,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -3362,7 +3362,7 @@ occurrence:
               sizeof *msg->m_uint64_leaf);
           if (msg->m_uint64_leaf == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -3387,7 +3387,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -3398,7 +3398,7 @@ occurrence:
               sizeof *msg->m_sint32_enum);
           if (msg->m_sint32_enum == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
           p += 2;
           goto field_65;
@@ -3423,7 +3423,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
           p += 2;
           goto field_65;
@@ -3434,7 +3434,7 @@ occurrence:
               sizeof *msg->m_sint64_double);
           if (msg->m_sint64_double == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -3459,7 +3459,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -3470,7 +3470,7 @@ occurrence:
               sizeof *msg->m_fixed32_float);
           if (msg->m_fixed32_float == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04))) {
           field = p;
           p += 2;
           goto field_67;
@@ -3495,7 +3495,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04))) {
           field = p;
           p += 2;
           goto field_67;
@@ -3506,7 +3506,7 @@ occurrence:
               sizeof *msg->m_fixed64_bool);
           if (msg->m_fixed64_bool == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04))) {
           field = p;
           p += 2;
           goto field_68;
@@ -3531,7 +3531,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04))) {
           field = p;
           p += 2;
           goto field_68;
@@ -3542,7 +3542,7 @@ occurrence:
               sizeof *msg->m_sfixed32_sfixed64);
           if (msg->m_sfixed32_sfixed64 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04))) {
           field = p;
           p += 2;
           goto field_69;
@@ -3567,7 +3567,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04))) {
           field = p;
           p += 2;
           goto field_69;
@@ -3578,7 +3578,7 @@ occurrence:
               sizeof *msg->m_sfixed64_fixed32);
           if (msg->m_sfixed64_fixed32 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04))) {
           field = p;
           p += 2;
           goto field_70;
@@ -3603,7 +3603,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04))) {
           field = p;
           p += 2;
           goto field_70;
@@ -3614,7 +3614,7 @@ occurrence:
               sizeof *msg->m_bool_uint32);
           if (msg->m_bool_uint32 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04))) {
           field = p;
           p += 2;
           goto field_71;
@@ -3639,7 +3639,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04))) {
           field = p;
           p += 2;
           goto field_71;
@@ -3650,7 +3650,7 @@ occurrence:
               sizeof *msg->m_string_self);
           if (msg->m_string_self == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04))) {
           field = p;
           p += 2;
           goto field_72;
@@ -3675,7 +3675,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04))) {
           field = p;
           p += 2;
           goto field_72;
@@ -3686,7 +3686,7 @@ occurrence:
               sizeof *msg->m_string_string);
           if (msg->m_string_string == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x05)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x05))) {
           field = p;
           p += 2;
           goto field_80;

@@ -71,7 +71,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__wide__item__iter_decode(void *m, const uint8_t
         if (p == NULL) goto malformed;
         msg->id = (int32_t)v;
         msg->has_id = 1;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -569,7 +569,7 @@ occurrence:
           msg->r1 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -586,7 +586,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r2[msg->n_r2++] = pbci_zigzag64(v);
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           if (msg->n_r2 != cap_r2 ||
@@ -595,7 +595,7 @@ occurrence:
           }
           goto field_2;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto packed_3;
@@ -612,12 +612,12 @@ occurrence:
           msg->r2 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
         }
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto packed_3;
@@ -648,7 +648,7 @@ occurrence:
           msg->r3 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x21) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x21)) {
           field = p;
           p += 1;
           goto field_4;
@@ -665,7 +665,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r4[msg->n_r4++] = pbci_double(u64);
-        if (p < end && p[0] == 0x21) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x21)) {
           field = p;
           p += 1;
           if (msg->n_r4 != cap_r4 ||
@@ -674,7 +674,7 @@ occurrence:
           }
           goto field_4;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           tag = 40;
@@ -692,12 +692,12 @@ occurrence:
           msg->r4 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x21) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x21)) {
           field = p;
           p += 1;
           goto field_4;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           tag = 40;
@@ -716,13 +716,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r5[msg->n_r5++] = b;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           tag = 40;
           goto field_5;
         }
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           goto field_6;
@@ -739,13 +739,13 @@ occurrence:
           msg->r5 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           tag = 40;
           goto field_5;
         }
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           goto field_6;
@@ -765,7 +765,7 @@ occurrence:
           msg->r6[msg->n_r6++] = s.s;
           p = s.next;
         }
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           if (msg->n_r6 != cap_r6 ||
@@ -774,7 +774,7 @@ occurrence:
           }
           goto field_6;
         }
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           goto field_7;
@@ -791,7 +791,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r7[msg->n_r7], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r7++;
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           if (msg->n_r7 != cap_r7 ||
@@ -800,7 +800,7 @@ occurrence:
           }
           goto field_7;
         }
-        if (p < end && p[0] == 0x42) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x42)) {
           field = p;
           p += 1;
           goto field_8;
@@ -825,7 +825,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x42) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x42)) {
           field = p;
           p += 1;
           goto field_8;
@@ -836,7 +836,7 @@ occurrence:
               sizeof *msg->r8);
           if (msg->r8 == NULL) goto no_memory;
         }
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
@@ -853,7 +853,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r9[msg->n_r9++] = (uint32_t)v;
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           if (msg->n_r9 != cap_r9 ||
@@ -862,7 +862,7 @@ occurrence:
           }
           goto field_9;
         }
-        if (p < end && p[0] == 0x51) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto field_10;
@@ -879,12 +879,12 @@ occurrence:
           msg->r9 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
         }
-        if (p < end && p[0] == 0x51) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto field_10;
@@ -901,7 +901,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r10[msg->n_r10++] = u64;
-        if (p < end && p[0] == 0x51) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x51)) {
           field = p;
           p += 1;
           if (msg->n_r10 != cap_r10 ||
@@ -910,7 +910,7 @@ occurrence:
           }
           goto field_10;
         }
-        if (p < end && p[0] == 0x5a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x5a)) {
           field = p;
           p += 1;
           goto packed_11;
@@ -927,12 +927,12 @@ occurrence:
           msg->r10 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x51) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x51)) {
           field = p;
           p += 1;
           goto field_10;
         }
-        if (p < end && p[0] == 0x5a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x5a)) {
           field = p;
           p += 1;
           goto packed_11;
@@ -963,7 +963,7 @@ occurrence:
           msg->r11 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
@@ -980,7 +980,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r12[msg->n_r12++] = pbci_zigzag64(v);
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           if (msg->n_r12 != cap_r12 ||
@@ -989,7 +989,7 @@ occurrence:
           }
           goto field_12;
         }
-        if (p < end && p[0] == 0x6a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x6a)) {
           field = p;
           p += 1;
           goto packed_13;
@@ -1006,12 +1006,12 @@ occurrence:
           msg->r12 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
         }
-        if (p < end && p[0] == 0x6a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x6a)) {
           field = p;
           p += 1;
           goto packed_13;
@@ -1042,7 +1042,7 @@ occurrence:
           msg->r13 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x71) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x71)) {
           field = p;
           p += 1;
           goto field_14;
@@ -1059,7 +1059,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r14[msg->n_r14++] = pbci_double(u64);
-        if (p < end && p[0] == 0x71) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x71)) {
           field = p;
           p += 1;
           if (msg->n_r14 != cap_r14 ||
@@ -1068,7 +1068,7 @@ occurrence:
           }
           goto field_14;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           tag = 120;
@@ -1086,12 +1086,12 @@ occurrence:
           msg->r14 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x71) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x71)) {
           field = p;
           p += 1;
           goto field_14;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           tag = 120;
@@ -1110,13 +1110,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r15[msg->n_r15++] = b;
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           tag = 120;
           goto field_15;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -1133,13 +1133,13 @@ occurrence:
           msg->r15 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           tag = 120;
           goto field_15;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -1159,7 +1159,7 @@ occurrence:
           msg->r16[msg->n_r16++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r16 != cap_r16 ||
@@ -1168,7 +1168,7 @@ occurrence:
           }
           goto field_16;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -1185,7 +1185,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r17[msg->n_r17], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r17++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r17 != cap_r17 ||
@@ -1194,7 +1194,7 @@ occurrence:
           }
           goto field_17;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -1219,7 +1219,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -1230,7 +1230,7 @@ occurrence:
               sizeof *msg->r18);
           if (msg->r18 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
@@ -1247,7 +1247,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r19[msg->n_r19++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r19 != cap_r19 ||
@@ -1256,7 +1256,7 @@ occurrence:
           }
           goto field_19;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -1273,12 +1273,12 @@ occurrence:
           msg->r19 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -1295,7 +1295,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r20[msg->n_r20++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r20 != cap_r20 ||
@@ -1304,7 +1304,7 @@ occurrence:
           }
           goto field_20;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01))) {
           field = p;
           p += 2;
           goto packed_21;
@@ -1321,12 +1321,12 @@ occurrence:
           msg->r20 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa1, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01))) {
           field = p;
           p += 2;
           goto packed_21;
@@ -1357,7 +1357,7 @@ occurrence:
           msg->r21 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -1374,7 +1374,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r22[msg->n_r22++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r22 != cap_r22 ||
@@ -1383,7 +1383,7 @@ occurrence:
           }
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01))) {
           field = p;
           p += 2;
           goto packed_23;
@@ -1400,12 +1400,12 @@ occurrence:
           msg->r22 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01))) {
           field = p;
           p += 2;
           goto packed_23;
@@ -1436,7 +1436,7 @@ occurrence:
           msg->r23 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -1453,7 +1453,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r24[msg->n_r24++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r24 != cap_r24 ||
@@ -1462,7 +1462,7 @@ occurrence:
           }
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           tag = 200;
@@ -1480,12 +1480,12 @@ occurrence:
           msg->r24 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           tag = 200;
@@ -1504,13 +1504,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r25[msg->n_r25++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           tag = 200;
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -1527,13 +1527,13 @@ occurrence:
           msg->r25 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           tag = 200;
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -1553,7 +1553,7 @@ occurrence:
           msg->r26[msg->n_r26++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r26 != cap_r26 ||
@@ -1562,7 +1562,7 @@ occurrence:
           }
           goto field_26;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -1579,7 +1579,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r27[msg->n_r27], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r27++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r27 != cap_r27 ||
@@ -1588,7 +1588,7 @@ occurrence:
           }
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -1613,7 +1613,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -1624,7 +1624,7 @@ occurrence:
               sizeof *msg->r28);
           if (msg->r28 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -1641,7 +1641,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r29[msg->n_r29++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r29 != cap_r29 ||
@@ -1650,7 +1650,7 @@ occurrence:
           }
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -1667,12 +1667,12 @@ occurrence:
           msg->r29 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -1689,7 +1689,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r30[msg->n_r30++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r30 != cap_r30 ||
@@ -1698,7 +1698,7 @@ occurrence:
           }
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01))) {
           field = p;
           p += 2;
           goto packed_31;
@@ -1715,12 +1715,12 @@ occurrence:
           msg->r30 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf1, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01))) {
           field = p;
           p += 2;
           goto packed_31;
@@ -1751,7 +1751,7 @@ occurrence:
           msg->r31 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -1768,7 +1768,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r32[msg->n_r32++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r32 != cap_r32 ||
@@ -1777,7 +1777,7 @@ occurrence:
           }
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02))) {
           field = p;
           p += 2;
           goto packed_33;
@@ -1794,12 +1794,12 @@ occurrence:
           msg->r32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02))) {
           field = p;
           p += 2;
           goto packed_33;
@@ -1830,7 +1830,7 @@ occurrence:
           msg->r33 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -1847,7 +1847,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r34[msg->n_r34++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r34 != cap_r34 ||
@@ -1856,7 +1856,7 @@ occurrence:
           }
           goto field_34;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           tag = 280;
@@ -1874,12 +1874,12 @@ occurrence:
           msg->r34 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           tag = 280;
@@ -1898,13 +1898,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r35[msg->n_r35++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           tag = 280;
           goto field_35;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -1921,13 +1921,13 @@ occurrence:
           msg->r35 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           tag = 280;
           goto field_35;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -1947,7 +1947,7 @@ occurrence:
           msg->r36[msg->n_r36++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r36 != cap_r36 ||
@@ -1956,7 +1956,7 @@ occurrence:
           }
           goto field_36;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -1973,7 +1973,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r37[msg->n_r37], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r37++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r37 != cap_r37 ||
@@ -1982,7 +1982,7 @@ occurrence:
           }
           goto field_37;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -2007,7 +2007,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -2018,7 +2018,7 @@ occurrence:
               sizeof *msg->r38);
           if (msg->r38 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
@@ -2035,7 +2035,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r39[msg->n_r39++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r39 != cap_r39 ||
@@ -2044,7 +2044,7 @@ occurrence:
           }
           goto field_39;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -2061,12 +2061,12 @@ occurrence:
           msg->r39 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -2083,7 +2083,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r40[msg->n_r40++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r40 != cap_r40 ||
@@ -2092,7 +2092,7 @@ occurrence:
           }
           goto field_40;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;
           p += 2;
           goto packed_41;
@@ -2109,12 +2109,12 @@ occurrence:
           msg->r40 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc1, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;
           p += 2;
           goto packed_41;
@@ -2145,7 +2145,7 @@ occurrence:
           msg->r41 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -2162,7 +2162,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r42[msg->n_r42++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r42 != cap_r42 ||
@@ -2171,7 +2171,7 @@ occurrence:
           }
           goto field_42;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02))) {
           field = p;
           p += 2;
           goto packed_43;
@@ -2188,12 +2188,12 @@ occurrence:
           msg->r42 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02))) {
           field = p;
           p += 2;
           goto packed_43;
@@ -2224,7 +2224,7 @@ occurrence:
           msg->r43 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -2241,7 +2241,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r44[msg->n_r44++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r44 != cap_r44 ||
@@ -2250,7 +2250,7 @@ occurrence:
           }
           goto field_44;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           tag = 360;
@@ -2268,12 +2268,12 @@ occurrence:
           msg->r44 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           tag = 360;
@@ -2292,13 +2292,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r45[msg->n_r45++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           tag = 360;
           goto field_45;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -2315,13 +2315,13 @@ occurrence:
           msg->r45 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           tag = 360;
           goto field_45;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -2341,7 +2341,7 @@ occurrence:
           msg->r46[msg->n_r46++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r46 != cap_r46 ||
@@ -2350,7 +2350,7 @@ occurrence:
           }
           goto field_46;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -2367,7 +2367,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r47[msg->n_r47], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r47++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r47 != cap_r47 ||
@@ -2376,7 +2376,7 @@ occurrence:
           }
           goto field_47;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -2401,7 +2401,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -2412,7 +2412,7 @@ occurrence:
               sizeof *msg->r48);
           if (msg->r48 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
@@ -2429,7 +2429,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r49[msg->n_r49++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r49 != cap_r49 ||
@@ -2438,7 +2438,7 @@ occurrence:
           }
           goto field_49;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -2455,12 +2455,12 @@ occurrence:
           msg->r49 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -2477,7 +2477,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r50[msg->n_r50++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r50 != cap_r50 ||
@@ -2486,7 +2486,7 @@ occurrence:
           }
           goto field_50;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03))) {
           field = p;
           p += 2;
           goto packed_51;
@@ -2503,12 +2503,12 @@ occurrence:
           msg->r50 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x91, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03))) {
           field = p;
           p += 2;
           goto packed_51;
@@ -2539,7 +2539,7 @@ occurrence:
           msg->r51 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -2556,7 +2556,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r52[msg->n_r52++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r52 != cap_r52 ||
@@ -2565,7 +2565,7 @@ occurrence:
           }
           goto field_52;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03))) {
           field = p;
           p += 2;
           goto packed_53;
@@ -2582,12 +2582,12 @@ occurrence:
           msg->r52 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03))) {
           field = p;
           p += 2;
           goto packed_53;
@@ -2618,7 +2618,7 @@ occurrence:
           msg->r53 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
@@ -2635,7 +2635,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r54[msg->n_r54++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r54 != cap_r54 ||
@@ -2644,7 +2644,7 @@ occurrence:
           }
           goto field_54;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           tag = 440;
@@ -2662,12 +2662,12 @@ occurrence:
           msg->r54 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           tag = 440;
@@ -2686,13 +2686,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r55[msg->n_r55++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           tag = 440;
           goto field_55;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -2709,13 +2709,13 @@ occurrence:
           msg->r55 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           tag = 440;
           goto field_55;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -2735,7 +2735,7 @@ occurrence:
           msg->r56[msg->n_r56++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r56 != cap_r56 ||
@@ -2744,7 +2744,7 @@ occurrence:
           }
           goto field_56;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
@@ -2761,7 +2761,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r57[msg->n_r57], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r57++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r57 != cap_r57 ||
@@ -2770,7 +2770,7 @@ occurrence:
           }
           goto field_57;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -2795,7 +2795,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -2806,7 +2806,7 @@ occurrence:
               sizeof *msg->r58);
           if (msg->r58 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
@@ -2823,7 +2823,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r59[msg->n_r59++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r59 != cap_r59 ||
@@ -2832,7 +2832,7 @@ occurrence:
           }
           goto field_59;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -2849,12 +2849,12 @@ occurrence:
           msg->r59 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -2871,7 +2871,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r60[msg->n_r60++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r60 != cap_r60 ||
@@ -2880,7 +2880,7 @@ occurrence:
           }
           goto field_60;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
           p += 2;
           goto packed_61;
@@ -2897,12 +2897,12 @@ occurrence:
           msg->r60 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe1, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
           p += 2;
           goto packed_61;
@@ -2933,7 +2933,7 @@ occurrence:
           msg->r61 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -2950,7 +2950,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r62[msg->n_r62++] = pbci_zigzag64(v);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r62 != cap_r62 ||
@@ -2959,7 +2959,7 @@ occurrence:
           }
           goto field_62;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
           p += 2;
           goto packed_63;
@@ -2976,12 +2976,12 @@ occurrence:
           msg->r62 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
           p += 2;
           goto packed_63;
@@ -3012,7 +3012,7 @@ occurrence:
           msg->r63 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -3029,7 +3029,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r64[msg->n_r64++] = pbci_double(u64);
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r64 != cap_r64 ||
@@ -3038,7 +3038,7 @@ occurrence:
           }
           goto field_64;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04))) {
           field = p;
           p += 2;
           tag = 520;
@@ -3056,12 +3056,12 @@ occurrence:
           msg->r64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x81, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04))) {
           field = p;
           p += 2;
           tag = 520;
@@ -3080,13 +3080,13 @@ occurrence:
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
         msg->r65[msg->n_r65++] = b;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04))) {
           field = p;
           p += 2;
           tag = 520;
           goto field_65;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -3103,13 +3103,13 @@ occurrence:
           msg->r65 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04))) {
           field = p;
           p += 2;
           tag = 520;
           goto field_65;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -3129,7 +3129,7 @@ occurrence:
           msg->r66[msg->n_r66++] = s.s;
           p = s.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r66 != cap_r66 ||
@@ -3138,7 +3138,7 @@ occurrence:
           }
           goto field_66;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04))) {
           field = p;
           p += 2;
           goto field_67;
@@ -3155,7 +3155,7 @@ occurrence:
         p = pbci_take_bytes(arena, &msg->r67[msg->n_r67], p, end, &r);
         if (p == NULL) goto fail;
         msg->n_r67++;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r67 != cap_r67 ||
@@ -3164,7 +3164,7 @@ occurrence:
           }
           goto field_67;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04))) {
           field = p;
           p += 2;
           goto field_68;
@@ -3189,7 +3189,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04))) {
           field = p;
           p += 2;
           goto field_68;
@@ -3200,7 +3200,7 @@ occurrence:
               sizeof *msg->r68);
           if (msg->r68 == NULL) goto no_memory;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04))) {
           field = p;
           p += 2;
           goto field_69;
@@ -3217,7 +3217,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r69[msg->n_r69++] = (uint32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r69 != cap_r69 ||
@@ -3226,7 +3226,7 @@ occurrence:
           }
           goto field_69;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04))) {
           field = p;
           p += 2;
           goto field_70;
@@ -3243,12 +3243,12 @@ occurrence:
           msg->r69 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04))) {
           field = p;
           p += 2;
           goto field_69;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04))) {
           field = p;
           p += 2;
           goto field_70;
@@ -3265,7 +3265,7 @@ occurrence:
         p = pbci_read_fixed64(p, end, &u64);
         if (p == NULL) goto malformed;
         msg->r70[msg->n_r70++] = u64;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r70 != cap_r70 ||
@@ -3286,7 +3286,7 @@ occurrence:
           msg->r70 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb1, 0x04))) {
           field = p;
           p += 2;
           goto field_70;
@@ -3809,7 +3809,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x12) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x12)) {
           field = p;
           p += 1;
           goto field_2;
@@ -3834,7 +3834,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -3859,7 +3859,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
@@ -3884,7 +3884,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x2a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x2a)) {
           field = p;
           p += 1;
           goto field_5;
@@ -3909,7 +3909,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x32) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
           field = p;
           p += 1;
           goto field_6;
@@ -3934,7 +3934,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x3a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x3a)) {
           field = p;
           p += 1;
           goto field_7;
@@ -3959,7 +3959,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x42) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x42)) {
           field = p;
           p += 1;
           goto field_8;
@@ -3984,7 +3984,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x4a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x4a)) {
           field = p;
           p += 1;
           goto field_9;
@@ -4009,7 +4009,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x52) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x52)) {
           field = p;
           p += 1;
           goto field_10;
@@ -4034,7 +4034,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x5a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x5a)) {
           field = p;
           p += 1;
           goto field_11;
@@ -4059,7 +4059,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x62) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x62)) {
           field = p;
           p += 1;
           goto field_12;
@@ -4084,7 +4084,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x6a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x6a)) {
           field = p;
           p += 1;
           goto field_13;
@@ -4109,7 +4109,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x72) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x72)) {
           field = p;
           p += 1;
           goto field_14;
@@ -4134,7 +4134,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x7a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x7a)) {
           field = p;
           p += 1;
           goto field_15;
@@ -4159,7 +4159,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -4184,7 +4184,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -4209,7 +4209,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -4234,7 +4234,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
@@ -4259,7 +4259,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -4284,7 +4284,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -4309,7 +4309,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -4334,7 +4334,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -4359,7 +4359,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -4384,7 +4384,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -4409,7 +4409,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -4434,7 +4434,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -4459,7 +4459,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -4484,7 +4484,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -4509,7 +4509,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -4534,7 +4534,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -4559,7 +4559,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -4584,7 +4584,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
@@ -4609,7 +4609,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -4634,7 +4634,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -4659,7 +4659,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -4684,7 +4684,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -4709,7 +4709,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -4734,7 +4734,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
@@ -4759,7 +4759,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -4784,7 +4784,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
@@ -4809,7 +4809,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -4834,7 +4834,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
@@ -4859,7 +4859,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -4884,7 +4884,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x02))) {
           field = p;
           p += 2;
           goto field_45;
@@ -4909,7 +4909,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -4934,7 +4934,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -4959,7 +4959,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -4984,7 +4984,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
@@ -5009,7 +5009,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -5034,7 +5034,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
@@ -5059,7 +5059,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -5084,7 +5084,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x03))) {
           field = p;
           p += 2;
           goto field_53;
@@ -5109,7 +5109,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
@@ -5134,7 +5134,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x03))) {
           field = p;
           p += 2;
           goto field_55;
@@ -5159,7 +5159,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -5184,7 +5184,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
@@ -5209,7 +5209,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd2, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -5234,7 +5234,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xda, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
@@ -5259,7 +5259,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe2, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -5284,7 +5284,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -5309,7 +5309,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -5334,7 +5334,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -5359,7 +5359,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -5384,7 +5384,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
           p += 2;
           goto field_65;
@@ -5409,7 +5409,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -5434,7 +5434,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x06)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x06))) {
           field = p;
           p += 2;
           goto field_100;
@@ -5460,7 +5460,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C1;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x06)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x06))) {
           field = p;
           p += 2;
           goto field_101;
@@ -5486,7 +5486,7 @@ occurrence:
         if (r < 0) goto fail;
         msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C2;
         p = value_end;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x06)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x06))) {
           field = p;
           p += 2;
           goto field_102;
@@ -5899,7 +5899,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q1 = (int32_t)v;
         required[0] |= UINT64_C(1) << 0;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -5911,7 +5911,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q2 = (int32_t)v;
         required[0] |= UINT64_C(1) << 1;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -5923,7 +5923,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q3 = (int32_t)v;
         required[0] |= UINT64_C(1) << 2;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -5935,7 +5935,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q4 = (int32_t)v;
         required[0] |= UINT64_C(1) << 3;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -5947,7 +5947,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q5 = (int32_t)v;
         required[0] |= UINT64_C(1) << 4;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -5959,7 +5959,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q6 = (int32_t)v;
         required[0] |= UINT64_C(1) << 5;
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           goto field_7;
@@ -5971,7 +5971,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q7 = (int32_t)v;
         required[0] |= UINT64_C(1) << 6;
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;
@@ -5983,7 +5983,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q8 = (int32_t)v;
         required[0] |= UINT64_C(1) << 7;
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
@@ -5995,7 +5995,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q9 = (int32_t)v;
         required[0] |= UINT64_C(1) << 8;
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           goto field_10;
@@ -6007,7 +6007,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q10 = (int32_t)v;
         required[0] |= UINT64_C(1) << 9;
-        if (p < end && p[0] == 0x58) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x58)) {
           field = p;
           p += 1;
           goto field_11;
@@ -6019,7 +6019,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q11 = (int32_t)v;
         required[0] |= UINT64_C(1) << 10;
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
@@ -6031,7 +6031,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q12 = (int32_t)v;
         required[0] |= UINT64_C(1) << 11;
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           goto field_13;
@@ -6043,7 +6043,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q13 = (int32_t)v;
         required[0] |= UINT64_C(1) << 12;
-        if (p < end && p[0] == 0x70) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x70)) {
           field = p;
           p += 1;
           goto field_14;
@@ -6055,7 +6055,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q14 = (int32_t)v;
         required[0] |= UINT64_C(1) << 13;
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           goto field_15;
@@ -6067,7 +6067,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q15 = (int32_t)v;
         required[0] |= UINT64_C(1) << 14;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -6079,7 +6079,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q16 = (int32_t)v;
         required[0] |= UINT64_C(1) << 15;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -6091,7 +6091,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q17 = (int32_t)v;
         required[0] |= UINT64_C(1) << 16;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -6103,7 +6103,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q18 = (int32_t)v;
         required[0] |= UINT64_C(1) << 17;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
@@ -6115,7 +6115,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q19 = (int32_t)v;
         required[0] |= UINT64_C(1) << 18;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -6127,7 +6127,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q20 = (int32_t)v;
         required[0] |= UINT64_C(1) << 19;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -6139,7 +6139,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q21 = (int32_t)v;
         required[0] |= UINT64_C(1) << 20;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -6151,7 +6151,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q22 = (int32_t)v;
         required[0] |= UINT64_C(1) << 21;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -6163,7 +6163,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q23 = (int32_t)v;
         required[0] |= UINT64_C(1) << 22;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -6175,7 +6175,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q24 = (int32_t)v;
         required[0] |= UINT64_C(1) << 23;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -6187,7 +6187,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q25 = (int32_t)v;
         required[0] |= UINT64_C(1) << 24;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -6199,7 +6199,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q26 = (int32_t)v;
         required[0] |= UINT64_C(1) << 25;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -6211,7 +6211,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q27 = (int32_t)v;
         required[0] |= UINT64_C(1) << 26;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -6223,7 +6223,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q28 = (int32_t)v;
         required[0] |= UINT64_C(1) << 27;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -6235,7 +6235,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q29 = (int32_t)v;
         required[0] |= UINT64_C(1) << 28;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -6247,7 +6247,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q30 = (int32_t)v;
         required[0] |= UINT64_C(1) << 29;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -6259,7 +6259,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q31 = (int32_t)v;
         required[0] |= UINT64_C(1) << 30;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -6271,7 +6271,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q32 = (int32_t)v;
         required[0] |= UINT64_C(1) << 31;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
@@ -6283,7 +6283,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q33 = (int32_t)v;
         required[0] |= UINT64_C(1) << 32;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -6295,7 +6295,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q34 = (int32_t)v;
         required[0] |= UINT64_C(1) << 33;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -6307,7 +6307,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q35 = (int32_t)v;
         required[0] |= UINT64_C(1) << 34;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -6319,7 +6319,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q36 = (int32_t)v;
         required[0] |= UINT64_C(1) << 35;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -6331,7 +6331,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q37 = (int32_t)v;
         required[0] |= UINT64_C(1) << 36;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -6343,7 +6343,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q38 = (int32_t)v;
         required[0] |= UINT64_C(1) << 37;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
@@ -6355,7 +6355,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q39 = (int32_t)v;
         required[0] |= UINT64_C(1) << 38;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -6367,7 +6367,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q40 = (int32_t)v;
         required[0] |= UINT64_C(1) << 39;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
@@ -6379,7 +6379,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q41 = (int32_t)v;
         required[0] |= UINT64_C(1) << 40;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -6391,7 +6391,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q42 = (int32_t)v;
         required[0] |= UINT64_C(1) << 41;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
@@ -6403,7 +6403,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q43 = (int32_t)v;
         required[0] |= UINT64_C(1) << 42;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -6415,7 +6415,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q44 = (int32_t)v;
         required[0] |= UINT64_C(1) << 43;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           goto field_45;
@@ -6427,7 +6427,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q45 = (int32_t)v;
         required[0] |= UINT64_C(1) << 44;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -6439,7 +6439,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q46 = (int32_t)v;
         required[0] |= UINT64_C(1) << 45;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -6451,7 +6451,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q47 = (int32_t)v;
         required[0] |= UINT64_C(1) << 46;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -6463,7 +6463,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q48 = (int32_t)v;
         required[0] |= UINT64_C(1) << 47;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
@@ -6475,7 +6475,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q49 = (int32_t)v;
         required[0] |= UINT64_C(1) << 48;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -6487,7 +6487,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q50 = (int32_t)v;
         required[0] |= UINT64_C(1) << 49;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
@@ -6499,7 +6499,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q51 = (int32_t)v;
         required[0] |= UINT64_C(1) << 50;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -6511,7 +6511,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q52 = (int32_t)v;
         required[0] |= UINT64_C(1) << 51;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03))) {
           field = p;
           p += 2;
           goto field_53;
@@ -6523,7 +6523,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q53 = (int32_t)v;
         required[0] |= UINT64_C(1) << 52;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
@@ -6535,7 +6535,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q54 = (int32_t)v;
         required[0] |= UINT64_C(1) << 53;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           goto field_55;
@@ -6547,7 +6547,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q55 = (int32_t)v;
         required[0] |= UINT64_C(1) << 54;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -6559,7 +6559,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q56 = (int32_t)v;
         required[0] |= UINT64_C(1) << 55;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
@@ -6571,7 +6571,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q57 = (int32_t)v;
         required[0] |= UINT64_C(1) << 56;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -6583,7 +6583,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q58 = (int32_t)v;
         required[0] |= UINT64_C(1) << 57;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
@@ -6595,7 +6595,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q59 = (int32_t)v;
         required[0] |= UINT64_C(1) << 58;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -6607,7 +6607,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q60 = (int32_t)v;
         required[0] |= UINT64_C(1) << 59;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -6619,7 +6619,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q61 = (int32_t)v;
         required[0] |= UINT64_C(1) << 60;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -6631,7 +6631,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q62 = (int32_t)v;
         required[0] |= UINT64_C(1) << 61;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -6643,7 +6643,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q63 = (int32_t)v;
         required[0] |= UINT64_C(1) << 62;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -6655,7 +6655,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q64 = (int32_t)v;
         required[0] |= UINT64_C(1) << 63;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x04))) {
           field = p;
           p += 2;
           goto field_65;
@@ -6667,7 +6667,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q65 = (int32_t)v;
         required[1] |= UINT64_C(1) << 0;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x04))) {
           field = p;
           p += 2;
           goto field_66;
@@ -6679,7 +6679,7 @@ PBCI_DECODER ptrdiff_t iter__wide__wide_required__iter_decode(void *m, const uin
         if (p == NULL) goto malformed;
         msg->q66 = (int32_t)v;
         required[1] |= UINT64_C(1) << 1;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x06)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x06))) {
           field = p;
           p += 2;
           goto field_100;
@@ -7134,7 +7134,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r1[msg->n_r1++] = (int32_t)v;
-        if (p < end && p[0] == 0x08) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x08)) {
           field = p;
           p += 1;
           if (msg->n_r1 != cap_r1 ||
@@ -7143,7 +7143,7 @@ occurrence:
           }
           goto field_1;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -7160,12 +7160,12 @@ occurrence:
           msg->r1 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x08) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x08)) {
           field = p;
           p += 1;
           goto field_1;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -7182,7 +7182,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r2[msg->n_r2++] = (int32_t)v;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           if (msg->n_r2 != cap_r2 ||
@@ -7191,7 +7191,7 @@ occurrence:
           }
           goto field_2;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -7208,12 +7208,12 @@ occurrence:
           msg->r2 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
@@ -7230,7 +7230,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r3[msg->n_r3++] = (int32_t)v;
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           if (msg->n_r3 != cap_r3 ||
@@ -7239,7 +7239,7 @@ occurrence:
           }
           goto field_3;
         }
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -7256,12 +7256,12 @@ occurrence:
           msg->r3 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x18) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x18)) {
           field = p;
           p += 1;
           goto field_3;
         }
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
@@ -7278,7 +7278,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r4[msg->n_r4++] = (int32_t)v;
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           if (msg->n_r4 != cap_r4 ||
@@ -7287,7 +7287,7 @@ occurrence:
           }
           goto field_4;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -7304,12 +7304,12 @@ occurrence:
           msg->r4 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x20) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
           p += 1;
           goto field_4;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
@@ -7326,7 +7326,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r5[msg->n_r5++] = (int32_t)v;
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           if (msg->n_r5 != cap_r5 ||
@@ -7335,7 +7335,7 @@ occurrence:
           }
           goto field_5;
         }
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -7352,12 +7352,12 @@ occurrence:
           msg->r5 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x28) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
           field = p;
           p += 1;
           goto field_5;
         }
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
@@ -7374,7 +7374,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r6[msg->n_r6++] = (int32_t)v;
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           if (msg->n_r6 != cap_r6 ||
@@ -7383,7 +7383,7 @@ occurrence:
           }
           goto field_6;
         }
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           goto field_7;
@@ -7400,12 +7400,12 @@ occurrence:
           msg->r6 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x30) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x30)) {
           field = p;
           p += 1;
           goto field_6;
         }
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           goto field_7;
@@ -7422,7 +7422,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r7[msg->n_r7++] = (int32_t)v;
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           if (msg->n_r7 != cap_r7 ||
@@ -7431,7 +7431,7 @@ occurrence:
           }
           goto field_7;
         }
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;
@@ -7448,12 +7448,12 @@ occurrence:
           msg->r7 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x38) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x38)) {
           field = p;
           p += 1;
           goto field_7;
         }
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;
@@ -7470,7 +7470,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r8[msg->n_r8++] = (int32_t)v;
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           if (msg->n_r8 != cap_r8 ||
@@ -7479,7 +7479,7 @@ occurrence:
           }
           goto field_8;
         }
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
@@ -7496,12 +7496,12 @@ occurrence:
           msg->r8 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x40) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x40)) {
           field = p;
           p += 1;
           goto field_8;
         }
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
@@ -7518,7 +7518,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r9[msg->n_r9++] = (int32_t)v;
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           if (msg->n_r9 != cap_r9 ||
@@ -7527,7 +7527,7 @@ occurrence:
           }
           goto field_9;
         }
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           goto field_10;
@@ -7544,12 +7544,12 @@ occurrence:
           msg->r9 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x48) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
           p += 1;
           goto field_9;
         }
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           goto field_10;
@@ -7566,7 +7566,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r10[msg->n_r10++] = (int32_t)v;
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           if (msg->n_r10 != cap_r10 ||
@@ -7575,7 +7575,7 @@ occurrence:
           }
           goto field_10;
         }
-        if (p < end && p[0] == 0x58) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x58)) {
           field = p;
           p += 1;
           goto field_11;
@@ -7592,12 +7592,12 @@ occurrence:
           msg->r10 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x50) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x50)) {
           field = p;
           p += 1;
           goto field_10;
         }
-        if (p < end && p[0] == 0x58) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x58)) {
           field = p;
           p += 1;
           goto field_11;
@@ -7614,7 +7614,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r11[msg->n_r11++] = (int32_t)v;
-        if (p < end && p[0] == 0x58) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x58)) {
           field = p;
           p += 1;
           if (msg->n_r11 != cap_r11 ||
@@ -7623,7 +7623,7 @@ occurrence:
           }
           goto field_11;
         }
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
@@ -7640,12 +7640,12 @@ occurrence:
           msg->r11 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x58) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x58)) {
           field = p;
           p += 1;
           goto field_11;
         }
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
@@ -7662,7 +7662,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r12[msg->n_r12++] = (int32_t)v;
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           if (msg->n_r12 != cap_r12 ||
@@ -7671,7 +7671,7 @@ occurrence:
           }
           goto field_12;
         }
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           goto field_13;
@@ -7688,12 +7688,12 @@ occurrence:
           msg->r12 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x60) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x60)) {
           field = p;
           p += 1;
           goto field_12;
         }
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           goto field_13;
@@ -7710,7 +7710,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r13[msg->n_r13++] = (int32_t)v;
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           if (msg->n_r13 != cap_r13 ||
@@ -7719,7 +7719,7 @@ occurrence:
           }
           goto field_13;
         }
-        if (p < end && p[0] == 0x70) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x70)) {
           field = p;
           p += 1;
           goto field_14;
@@ -7736,12 +7736,12 @@ occurrence:
           msg->r13 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x68) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x68)) {
           field = p;
           p += 1;
           goto field_13;
         }
-        if (p < end && p[0] == 0x70) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x70)) {
           field = p;
           p += 1;
           goto field_14;
@@ -7758,7 +7758,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r14[msg->n_r14++] = (int32_t)v;
-        if (p < end && p[0] == 0x70) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x70)) {
           field = p;
           p += 1;
           if (msg->n_r14 != cap_r14 ||
@@ -7767,7 +7767,7 @@ occurrence:
           }
           goto field_14;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           goto field_15;
@@ -7784,12 +7784,12 @@ occurrence:
           msg->r14 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x70) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x70)) {
           field = p;
           p += 1;
           goto field_14;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           goto field_15;
@@ -7806,7 +7806,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r15[msg->n_r15++] = (int32_t)v;
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           if (msg->n_r15 != cap_r15 ||
@@ -7815,7 +7815,7 @@ occurrence:
           }
           goto field_15;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -7832,12 +7832,12 @@ occurrence:
           msg->r15 = run.array;
           p = run.next;
         }
-        if (p < end && p[0] == 0x78) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x78)) {
           field = p;
           p += 1;
           goto field_15;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
@@ -7854,7 +7854,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r16[msg->n_r16++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r16 != cap_r16 ||
@@ -7863,7 +7863,7 @@ occurrence:
           }
           goto field_16;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -7880,12 +7880,12 @@ occurrence:
           msg->r16 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x01))) {
           field = p;
           p += 2;
           goto field_16;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
@@ -7902,7 +7902,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r17[msg->n_r17++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r17 != cap_r17 ||
@@ -7911,7 +7911,7 @@ occurrence:
           }
           goto field_17;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -7928,12 +7928,12 @@ occurrence:
           msg->r17 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x01))) {
           field = p;
           p += 2;
           goto field_17;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
@@ -7950,7 +7950,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r18[msg->n_r18++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r18 != cap_r18 ||
@@ -7959,7 +7959,7 @@ occurrence:
           }
           goto field_18;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
@@ -7976,12 +7976,12 @@ occurrence:
           msg->r18 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x01))) {
           field = p;
           p += 2;
           goto field_18;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
@@ -7998,7 +7998,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r19[msg->n_r19++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r19 != cap_r19 ||
@@ -8007,7 +8007,7 @@ occurrence:
           }
           goto field_19;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -8024,12 +8024,12 @@ occurrence:
           msg->r19 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
           p += 2;
           goto field_19;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
@@ -8046,7 +8046,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r20[msg->n_r20++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r20 != cap_r20 ||
@@ -8055,7 +8055,7 @@ occurrence:
           }
           goto field_20;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -8072,12 +8072,12 @@ occurrence:
           msg->r20 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x01))) {
           field = p;
           p += 2;
           goto field_20;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
@@ -8094,7 +8094,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r21[msg->n_r21++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r21 != cap_r21 ||
@@ -8103,7 +8103,7 @@ occurrence:
           }
           goto field_21;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -8120,12 +8120,12 @@ occurrence:
           msg->r21 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x01))) {
           field = p;
           p += 2;
           goto field_21;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
@@ -8142,7 +8142,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r22[msg->n_r22++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r22 != cap_r22 ||
@@ -8151,7 +8151,7 @@ occurrence:
           }
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -8168,12 +8168,12 @@ occurrence:
           msg->r22 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x01))) {
           field = p;
           p += 2;
           goto field_22;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
@@ -8190,7 +8190,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r23[msg->n_r23++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r23 != cap_r23 ||
@@ -8199,7 +8199,7 @@ occurrence:
           }
           goto field_23;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -8216,12 +8216,12 @@ occurrence:
           msg->r23 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x01))) {
           field = p;
           p += 2;
           goto field_23;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
@@ -8238,7 +8238,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r24[msg->n_r24++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r24 != cap_r24 ||
@@ -8247,7 +8247,7 @@ occurrence:
           }
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -8264,12 +8264,12 @@ occurrence:
           msg->r24 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x01))) {
           field = p;
           p += 2;
           goto field_24;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
@@ -8286,7 +8286,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r25[msg->n_r25++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r25 != cap_r25 ||
@@ -8295,7 +8295,7 @@ occurrence:
           }
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -8312,12 +8312,12 @@ occurrence:
           msg->r25 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x01))) {
           field = p;
           p += 2;
           goto field_25;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
@@ -8334,7 +8334,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r26[msg->n_r26++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r26 != cap_r26 ||
@@ -8343,7 +8343,7 @@ occurrence:
           }
           goto field_26;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -8360,12 +8360,12 @@ occurrence:
           msg->r26 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x01))) {
           field = p;
           p += 2;
           goto field_26;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
@@ -8382,7 +8382,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r27[msg->n_r27++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r27 != cap_r27 ||
@@ -8391,7 +8391,7 @@ occurrence:
           }
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -8408,12 +8408,12 @@ occurrence:
           msg->r27 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x01))) {
           field = p;
           p += 2;
           goto field_27;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
@@ -8430,7 +8430,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r28[msg->n_r28++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r28 != cap_r28 ||
@@ -8439,7 +8439,7 @@ occurrence:
           }
           goto field_28;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -8456,12 +8456,12 @@ occurrence:
           msg->r28 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x01))) {
           field = p;
           p += 2;
           goto field_28;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
@@ -8478,7 +8478,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r29[msg->n_r29++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r29 != cap_r29 ||
@@ -8487,7 +8487,7 @@ occurrence:
           }
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -8504,12 +8504,12 @@ occurrence:
           msg->r29 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
           p += 2;
           goto field_29;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
@@ -8526,7 +8526,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r30[msg->n_r30++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r30 != cap_r30 ||
@@ -8535,7 +8535,7 @@ occurrence:
           }
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -8552,12 +8552,12 @@ occurrence:
           msg->r30 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
           p += 2;
           goto field_30;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
@@ -8574,7 +8574,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r31[msg->n_r31++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01))) {
           field = p;
           p += 2;
           if (msg->n_r31 != cap_r31 ||
@@ -8583,7 +8583,7 @@ occurrence:
           }
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -8600,12 +8600,12 @@ occurrence:
           msg->r31 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x01))) {
           field = p;
           p += 2;
           goto field_31;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
@@ -8622,7 +8622,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r32[msg->n_r32++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r32 != cap_r32 ||
@@ -8631,7 +8631,7 @@ occurrence:
           }
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
@@ -8648,12 +8648,12 @@ occurrence:
           msg->r32 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x02))) {
           field = p;
           p += 2;
           goto field_32;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
@@ -8670,7 +8670,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r33[msg->n_r33++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r33 != cap_r33 ||
@@ -8679,7 +8679,7 @@ occurrence:
           }
           goto field_33;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -8696,12 +8696,12 @@ occurrence:
           msg->r33 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x02))) {
           field = p;
           p += 2;
           goto field_33;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
@@ -8718,7 +8718,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r34[msg->n_r34++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r34 != cap_r34 ||
@@ -8727,7 +8727,7 @@ occurrence:
           }
           goto field_34;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -8744,12 +8744,12 @@ occurrence:
           msg->r34 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x02))) {
           field = p;
           p += 2;
           goto field_34;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
@@ -8766,7 +8766,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r35[msg->n_r35++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r35 != cap_r35 ||
@@ -8775,7 +8775,7 @@ occurrence:
           }
           goto field_35;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -8792,12 +8792,12 @@ occurrence:
           msg->r35 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x02))) {
           field = p;
           p += 2;
           goto field_35;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
@@ -8814,7 +8814,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r36[msg->n_r36++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r36 != cap_r36 ||
@@ -8823,7 +8823,7 @@ occurrence:
           }
           goto field_36;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -8840,12 +8840,12 @@ occurrence:
           msg->r36 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x02))) {
           field = p;
           p += 2;
           goto field_36;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
@@ -8862,7 +8862,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r37[msg->n_r37++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r37 != cap_r37 ||
@@ -8871,7 +8871,7 @@ occurrence:
           }
           goto field_37;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -8888,12 +8888,12 @@ occurrence:
           msg->r37 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x02))) {
           field = p;
           p += 2;
           goto field_37;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
@@ -8910,7 +8910,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r38[msg->n_r38++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r38 != cap_r38 ||
@@ -8919,7 +8919,7 @@ occurrence:
           }
           goto field_38;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
@@ -8936,12 +8936,12 @@ occurrence:
           msg->r38 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x02))) {
           field = p;
           p += 2;
           goto field_38;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
@@ -8958,7 +8958,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r39[msg->n_r39++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r39 != cap_r39 ||
@@ -8967,7 +8967,7 @@ occurrence:
           }
           goto field_39;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -8984,12 +8984,12 @@ occurrence:
           msg->r39 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
           p += 2;
           goto field_39;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
@@ -9006,7 +9006,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r40[msg->n_r40++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r40 != cap_r40 ||
@@ -9015,7 +9015,7 @@ occurrence:
           }
           goto field_40;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
@@ -9032,12 +9032,12 @@ occurrence:
           msg->r40 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x02))) {
           field = p;
           p += 2;
           goto field_40;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
@@ -9054,7 +9054,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r41[msg->n_r41++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r41 != cap_r41 ||
@@ -9063,7 +9063,7 @@ occurrence:
           }
           goto field_41;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -9080,12 +9080,12 @@ occurrence:
           msg->r41 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x02))) {
           field = p;
           p += 2;
           goto field_41;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
@@ -9102,7 +9102,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r42[msg->n_r42++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r42 != cap_r42 ||
@@ -9111,7 +9111,7 @@ occurrence:
           }
           goto field_42;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
@@ -9128,12 +9128,12 @@ occurrence:
           msg->r42 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x02))) {
           field = p;
           p += 2;
           goto field_42;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
@@ -9150,7 +9150,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r43[msg->n_r43++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r43 != cap_r43 ||
@@ -9159,7 +9159,7 @@ occurrence:
           }
           goto field_43;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -9176,12 +9176,12 @@ occurrence:
           msg->r43 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x02))) {
           field = p;
           p += 2;
           goto field_43;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
@@ -9198,7 +9198,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r44[msg->n_r44++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r44 != cap_r44 ||
@@ -9207,7 +9207,7 @@ occurrence:
           }
           goto field_44;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           goto field_45;
@@ -9224,12 +9224,12 @@ occurrence:
           msg->r44 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x02))) {
           field = p;
           p += 2;
           goto field_44;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           goto field_45;
@@ -9246,7 +9246,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r45[msg->n_r45++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r45 != cap_r45 ||
@@ -9255,7 +9255,7 @@ occurrence:
           }
           goto field_45;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -9272,12 +9272,12 @@ occurrence:
           msg->r45 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x02))) {
           field = p;
           p += 2;
           goto field_45;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
@@ -9294,7 +9294,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r46[msg->n_r46++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r46 != cap_r46 ||
@@ -9303,7 +9303,7 @@ occurrence:
           }
           goto field_46;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -9320,12 +9320,12 @@ occurrence:
           msg->r46 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x02))) {
           field = p;
           p += 2;
           goto field_46;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
@@ -9342,7 +9342,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r47[msg->n_r47++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02))) {
           field = p;
           p += 2;
           if (msg->n_r47 != cap_r47 ||
@@ -9351,7 +9351,7 @@ occurrence:
           }
           goto field_47;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -9368,12 +9368,12 @@ occurrence:
           msg->r47 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x02))) {
           field = p;
           p += 2;
           goto field_47;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
@@ -9390,7 +9390,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r48[msg->n_r48++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r48 != cap_r48 ||
@@ -9399,7 +9399,7 @@ occurrence:
           }
           goto field_48;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
@@ -9416,12 +9416,12 @@ occurrence:
           msg->r48 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x03))) {
           field = p;
           p += 2;
           goto field_48;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
@@ -9438,7 +9438,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r49[msg->n_r49++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r49 != cap_r49 ||
@@ -9447,7 +9447,7 @@ occurrence:
           }
           goto field_49;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -9464,12 +9464,12 @@ occurrence:
           msg->r49 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
           p += 2;
           goto field_49;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
@@ -9486,7 +9486,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r50[msg->n_r50++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r50 != cap_r50 ||
@@ -9495,7 +9495,7 @@ occurrence:
           }
           goto field_50;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
@@ -9512,12 +9512,12 @@ occurrence:
           msg->r50 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x90, 0x03))) {
           field = p;
           p += 2;
           goto field_50;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
@@ -9534,7 +9534,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r51[msg->n_r51++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r51 != cap_r51 ||
@@ -9543,7 +9543,7 @@ occurrence:
           }
           goto field_51;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -9560,12 +9560,12 @@ occurrence:
           msg->r51 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x03))) {
           field = p;
           p += 2;
           goto field_51;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
@@ -9582,7 +9582,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r52[msg->n_r52++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r52 != cap_r52 ||
@@ -9591,7 +9591,7 @@ occurrence:
           }
           goto field_52;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03))) {
           field = p;
           p += 2;
           goto field_53;
@@ -9608,12 +9608,12 @@ occurrence:
           msg->r52 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa0, 0x03))) {
           field = p;
           p += 2;
           goto field_52;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03))) {
           field = p;
           p += 2;
           goto field_53;
@@ -9630,7 +9630,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r53[msg->n_r53++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r53 != cap_r53 ||
@@ -9639,7 +9639,7 @@ occurrence:
           }
           goto field_53;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
@@ -9656,12 +9656,12 @@ occurrence:
           msg->r53 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x03))) {
           field = p;
           p += 2;
           goto field_53;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
@@ -9678,7 +9678,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r54[msg->n_r54++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r54 != cap_r54 ||
@@ -9687,7 +9687,7 @@ occurrence:
           }
           goto field_54;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           goto field_55;
@@ -9704,12 +9704,12 @@ occurrence:
           msg->r54 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb0, 0x03))) {
           field = p;
           p += 2;
           goto field_54;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           goto field_55;
@@ -9726,7 +9726,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r55[msg->n_r55++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r55 != cap_r55 ||
@@ -9735,7 +9735,7 @@ occurrence:
           }
           goto field_55;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -9752,12 +9752,12 @@ occurrence:
           msg->r55 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x03))) {
           field = p;
           p += 2;
           goto field_55;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
@@ -9774,7 +9774,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r56[msg->n_r56++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r56 != cap_r56 ||
@@ -9783,7 +9783,7 @@ occurrence:
           }
           goto field_56;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
@@ -9800,12 +9800,12 @@ occurrence:
           msg->r56 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc0, 0x03))) {
           field = p;
           p += 2;
           goto field_56;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
@@ -9822,7 +9822,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r57[msg->n_r57++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r57 != cap_r57 ||
@@ -9831,7 +9831,7 @@ occurrence:
           }
           goto field_57;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -9848,12 +9848,12 @@ occurrence:
           msg->r57 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc8, 0x03))) {
           field = p;
           p += 2;
           goto field_57;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
@@ -9870,7 +9870,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r58[msg->n_r58++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r58 != cap_r58 ||
@@ -9879,7 +9879,7 @@ occurrence:
           }
           goto field_58;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
@@ -9896,12 +9896,12 @@ occurrence:
           msg->r58 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd0, 0x03))) {
           field = p;
           p += 2;
           goto field_58;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
@@ -9918,7 +9918,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r59[msg->n_r59++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r59 != cap_r59 ||
@@ -9927,7 +9927,7 @@ occurrence:
           }
           goto field_59;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -9944,12 +9944,12 @@ occurrence:
           msg->r59 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
           p += 2;
           goto field_59;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
@@ -9966,7 +9966,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r60[msg->n_r60++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r60 != cap_r60 ||
@@ -9975,7 +9975,7 @@ occurrence:
           }
           goto field_60;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -9992,12 +9992,12 @@ occurrence:
           msg->r60 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe0, 0x03))) {
           field = p;
           p += 2;
           goto field_60;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
@@ -10014,7 +10014,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r61[msg->n_r61++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r61 != cap_r61 ||
@@ -10023,7 +10023,7 @@ occurrence:
           }
           goto field_61;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -10040,12 +10040,12 @@ occurrence:
           msg->r61 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x03))) {
           field = p;
           p += 2;
           goto field_61;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
@@ -10062,7 +10062,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r62[msg->n_r62++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r62 != cap_r62 ||
@@ -10071,7 +10071,7 @@ occurrence:
           }
           goto field_62;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -10088,12 +10088,12 @@ occurrence:
           msg->r62 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x03))) {
           field = p;
           p += 2;
           goto field_62;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
@@ -10110,7 +10110,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r63[msg->n_r63++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03))) {
           field = p;
           p += 2;
           if (msg->n_r63 != cap_r63 ||
@@ -10119,7 +10119,7 @@ occurrence:
           }
           goto field_63;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -10136,12 +10136,12 @@ occurrence:
           msg->r63 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf8, 0x03))) {
           field = p;
           p += 2;
           goto field_63;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
@@ -10158,7 +10158,7 @@ occurrence:
         p = pbci_read_varint(p, end, &v);
         if (p == NULL) goto malformed;
         msg->r64[msg->n_r64++] = (int32_t)v;
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04))) {
           field = p;
           p += 2;
           if (msg->n_r64 != cap_r64 ||
@@ -10167,7 +10167,7 @@ occurrence:
           }
           goto field_64;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
           p += 2;
           goto field_65;
@@ -10184,12 +10184,12 @@ occurrence:
           msg->r64 = run.array;
           p = run.next;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x80, 0x04))) {
           field = p;
           p += 2;
           goto field_64;
         }
-        if (end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04)) {
+        if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
           p += 2;
           goto field_65;

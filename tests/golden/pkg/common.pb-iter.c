@@ -79,7 +79,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->x = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 0;
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -91,7 +91,7 @@ PBCI_DECODER ptrdiff_t iter__pkg__common__point__iter_decode(void *m, const uint
         if (p == NULL) goto malformed;
         msg->y = pbci_zigzag32((uint32_t)v);
         required[0] |= UINT64_C(1) << 1;
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;

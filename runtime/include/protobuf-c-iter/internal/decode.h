@@ -66,6 +66,19 @@ extern "C" {
 #else
 #define PBCI_RARELY(x) (x)
 #endif
+/* A generated case's test for the field it predicts next, the usual way
+ * with gcc: gcc otherwise takes the case's `break` back to the loop as the
+ * likely way and places the jump to the predicted field out of line, a
+ * taken jump per field of in-order input. Timed over five code placements
+ * (gcc 12 -O3): OpenX -6%, the fixed-width rows -9%, deep64 -5%, the
+ * FileDescriptorSet -5%, the rest within 3% (docs/design.md). clang places
+ * the chain in order unhinted, and with the hint decoded merged500 10%
+ * slower: no hint there. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PBCI_USUALLY(x) __builtin_expect((x) != 0, 1)
+#else
+#define PBCI_USUALLY(x) (x)
+#endif
 
 /* A generated decoder (x__iter_decode): called, never inlined or cloned.
  * x__iter_unpack calls its message's decoder directly, with a constant
@@ -477,7 +490,10 @@ PBCI_INLINE const uint8_t *pbci_read_bool(const uint8_t *p, const uint8_t *end,
  * re-reads the key with pbci_next_field, rejects them. */
 PBCI_INLINE const uint8_t *pbci_read_key(const uint8_t *p, const uint8_t *end,
                                            uint64_t *tag) {
-  if (*p < 0x80) {
+  /* One-byte keys (fields 1-15) the fall-through: where a prediction
+   * missed, the way to the switch then takes one jump fewer (gcc and clang
+   * placed the two-byte read in between; rtb_reversed 4-7% faster). */
+  if (!PBCI_RARELY(*p >= 0x80)) {
     *tag = *p;
     return p + 1;
   }

@@ -72,7 +72,7 @@ PBCI_LEAF_DECODER ptrdiff_t iter__pkg__nested__shapes__polygon__style__iter_deco
         if (p == NULL) goto malformed;
         msg->rgba = u32;
         msg->has_rgba = 1;
-        if (end - p >= 5 && p[0] == 0x15) {
+        if (PBCI_USUALLY(end - p >= 5 && p[0] == 0x15)) {
           field = p;
           p += 1;
           goto value_2;
@@ -216,7 +216,7 @@ occurrence:
           if (r < 0) goto fail;
         }
         p = value_end;
-        if (p < end && p[0] == 0x0a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x0a)) {
           field = p;
           p += 1;
           goto field_1;
@@ -227,7 +227,7 @@ occurrence:
               sizeof *msg->points);
           if (msg->points == NULL) goto no_memory;
         }
-        if (p < end && p[0] == 0x10) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
           p += 1;
           goto field_2;
@@ -239,7 +239,7 @@ occurrence:
         if (p == NULL) goto malformed;
         msg->unit = (Iter__Pkg__Common__Unit)(int32_t)v;
         msg->has_unit = 1;
-        if (p < end && p[0] == 0x1a) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
           p += 1;
           goto field_3;
@@ -264,7 +264,7 @@ occurrence:
         }
         if (r < 0) goto fail;
         p = value_end;
-        if (p < end && p[0] == 0x22) {
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
           field = p;
           p += 1;
           goto field_4;
