@@ -52,18 +52,18 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
                  {"n", std::to_string(next.key.size())},
                  {"bytes", std::to_string(next.key.size() + next.value_size)},
                  {"tag", std::to_string(next.tag)}};
+    std::string test;
     if (next.key.size() == 1 && next.value_size == 0) {
-      p->Print(vars, "      if (PBCI_USUALLY(p < end && p[0] == $b0$)) {\n");
+      test = "p < end && p[0] == $b0$";
     } else if (next.key.size() == 1) {
-      p->Print(
-          vars,
-          "      if (PBCI_USUALLY(end - p >= $bytes$ && p[0] == $b0$)) {\n");
+      test = "end - p >= $bytes$ && p[0] == $b0$";
     } else {
       vars["b1"] = Hex(next.key[1]);
-      p->Print(vars,
-               "      if (PBCI_USUALLY(end - p >= $bytes$ && pbci_key2(p) == "
-               "PBCI_KEY2($b0$, $b1$))) {\n");
+      test = "end - p >= $bytes$ && pbci_key2(p) == PBCI_KEY2($b0$, $b1$)";
     }
+    // (A C string: libprotoc 3.21's Printer takes no std::string.)
+    const std::string line = "      if (PBCI_USUALLY(" + test + ")) {\n";
+    p->Print(vars, line.c_str());
     p->Print(vars, "        field = p;\n        p += $n$;\n");
     if (next.sets_tag) p->Print(vars, "        tag = $tag$;\n");
     if (element && next.label == f.label && !f.more_label.empty()) {

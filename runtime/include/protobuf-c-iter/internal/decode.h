@@ -66,6 +66,7 @@ extern "C" {
 #else
 #define PBCI_RARELY(x) (x)
 #endif
+
 /* A generated case's test for the field it predicts next, the usual way
  * with gcc: gcc otherwise takes the case's `break` back to the loop as the
  * likely way and places the jump to the predicted field out of line, a
