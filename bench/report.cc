@@ -443,7 +443,7 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
   md << "Measured " << env.date << " by `bench/run.sh`, all decoders in "
      << (runs_loaded_ > 1
              ? "each of " + std::to_string(runs_loaded_) +
-                   " runs, one per code placement (bench/README.md)"
+                   " runs, one per placement of the code and data (bench/README.md)"
              : std::string("one run"))
      << ".\n\n"
      << "- Machine: " << env.machine << "; " << env.os << "\n"
@@ -457,8 +457,8 @@ bool RaceReporter::Write(const std::string& dir, const std::vector<Input>& input
          << (rounds_per_run_ > 0 ? std::to_string(rounds_per_run_) + " in each"
                                  : std::string("shared out over each"))
          << " of " << runs_loaded_
-         << " links of the code, each with a different pad of code ahead of "
-            "all else: bench/placements.sh)";
+         << " links of the code, each with its own pads of code ahead of "
+            "all else and of read-only data after it: bench/placements.sh)";
     }
     md << ", each running the inputs in random order and, for an input, "
           "every decoder once in random order; each rate is the median over "

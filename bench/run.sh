@@ -14,7 +14,8 @@
 #   ROUNDS=200 bench/run.sh              (default 100 rounds x 0.01 s: short
 #                                         slices, see bench/README.md)
 #   PLACEMENTS="0 32" bench/run.sh       (pads of code, bytes, one run each,
-#                                         ROUNDS shared out; by default
+#                                         with placements.sh's data pads in
+#                                         turn, ROUNDS shared out; by default
 #                                         placements.sh's five; "0" for one
 #                                         run of one link)
 #   BUILD_DIR=dir bench/run.sh
@@ -30,9 +31,10 @@ cmake --build "$build" -j "$(nproc)" --target pbci_bench
 
 results=$root/bench/results
 mkdir -p "$results"
-# The rounds spread over several links of the same code, each with another
-# pad of code ahead of all else (bench/placements.sh), then reported
-# together: where the code lands moves a build's rates by up to 15%
+# The rounds spread over several links of the same code, each with other
+# pads of code ahead of all else and of read-only data after it
+# (bench/placements.sh), then reported together: where the code lands moves
+# a build's rates by up to 15%, where its tables land by a few percent
 # (bench/README.md), so no ratio rests on one link.
 runs=$(mktemp -d)
 trap 'rm -rf "$runs"' EXIT
@@ -45,7 +47,7 @@ per_link=$(( (rounds + ${#links[@]} - 1) / ${#links[@]} ))
 raw=()
 for link in "${links[@]}"; do
   pad=${link##*.}
-  echo "== code placement $pad: $per_link rounds"
+  echo "== placement $pad: $per_link rounds"
   "$link" \
     --rounds="$per_link" \
     --benchmark_min_time="${MIN_TIME:-0.01}" \

@@ -1,5 +1,5 @@
 # bench.samples_smoke: pbci_bench --samples_from reports earlier runs'
-# rounds together, as bench/run.sh does with one run per code placement.
+# rounds together, as bench/run.sh does with one run per placement.
 # Reports RAW (one run's raw.json, ROUNDS rounds) twice into OUT and checks
 # that the report counts both runs' rounds and raw.json holds them all.
 #   cmake -DBENCH=pbci_bench -DRAW=dir/raw.json -DROUNDS=n -DOUT=dir -P samples_check.cmake
@@ -11,7 +11,7 @@ if(NOT rc EQUAL 0)
 endif()
 math(EXPR total "2 * ${ROUNDS}")
 file(READ ${OUT}/report.md report)
-set(expect "all decoders in each of 2 runs, one per code placement")
+set(expect "all decoders in each of 2 runs, one per placement of the code and data")
 if(NOT report MATCHES "${expect}" OR NOT report MATCHES "; ${total} rounds \\(${ROUNDS} in each of 2 links")
   message(FATAL_ERROR "the report does not count 2 runs of ${ROUNDS} rounds:\n${report}")
 endif()
