@@ -166,6 +166,27 @@ TEST(ValidateUtf8, AcceptsEveryValidForm) {
   }
 }
 
+// Short strings well past the input's start take the inline copy, whose
+// input-start and flag tests are one compare with a bound set up per call
+// (pbci_arena_set_floor): the flag must reach it through that bound.
+TEST(ValidateUtf8, ChecksShortStringsPastTheInputsStart) {
+  const std::string pad = LenField(1, std::string(24, 'a'));  // overwritten
+  for (const std::string& value :
+       {std::string("\xC3"), std::string("ok\xE2\x28\xA1")}) {
+    const std::string in = pad + LenField(1, value);
+    Buffer buf(256 + 2 * in.size());
+    ProtobufCIterOptions o = Opts(PROTOBUF_C_ITER_VALIDATE_UTF8);
+    EXPECT_EQ(iter__merge__string_field__iter_unpack_ex(
+                  Data(in), in.size(), buf.bytes.get(), buf.size, &o, nullptr),
+              PROTOBUF_C_ITER_ERR_BAD_UTF8)
+        << testing::PrintToString(value);
+    o = Opts(0);
+    EXPECT_GT(iter__merge__string_field__iter_unpack_ex(
+                  Data(in), in.size(), buf.bytes.get(), buf.size, &o, nullptr),
+              0);
+  }
+}
+
 // The ASCII fast path reads 8 bytes at a time: a bad byte at every position
 // of long strings, and every 1-4 byte sequence at every alignment, agree
 // with the reference.

@@ -20,7 +20,7 @@ namespace {
 
 TEST(Runtime, GrowRefusesCountsWhoseByteSizeOverflows) {
   alignas(max_align_t) unsigned char buf[64];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   EXPECT_EQ(pbci_grow(&a, nullptr, 0, SIZE_MAX / 4 + 1, 8, nullptr), nullptr);
   EXPECT_EQ(pbci_grow(&a, nullptr, SIZE_MAX, 2, 1, nullptr),
@@ -34,7 +34,7 @@ TEST(Runtime, GrowRefusesCountsWhoseByteSizeOverflows) {
 // bounds them), but the helper must not rely on that.
 TEST(Runtime, AllocOfSizeNearSizeMaxDoesNotWrap) {
   alignas(max_align_t) unsigned char buf[64];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   EXPECT_EQ(pbci_alloc(&a, SIZE_MAX - 3), nullptr);
   EXPECT_EQ(pbci_alloc(&a, SIZE_MAX), nullptr);
@@ -97,7 +97,7 @@ TEST(Runtime, AllocationPolicyRoundsAndSaturates) {
   EXPECT_EQ(pbci_array_bytes(SIZE_MAX / 8, 8), SIZE_MAX);  // no room for the header
   // What a decoder allocates for an array is what the policy counts.
   alignas(max_align_t) unsigned char buf[256];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   ASSERT_NE(pbci_grow(&a, nullptr, 0, 5, 8, nullptr), nullptr);
   EXPECT_EQ(static_cast<size_t>(a.lo - buf), pbci_array_bytes(5, 8));
@@ -136,7 +136,7 @@ TEST(Runtime, Key2ReadsBothKeyBytesInWireOrder) {
 
 TEST(Runtime, ArenaUsesBothEnds) {
   alignas(max_align_t) unsigned char buf[32];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   EXPECT_EQ(pbci_alloc(&a, 3), buf);             // rounded to 8
   EXPECT_EQ(pbci_alloc_bytes(&a, 5), buf + 27);  // from the top, unpadded
@@ -248,7 +248,7 @@ PbciAppend AppendRun(PbciArena* a, void* array, size_t* n, size_t* cap,
 PbciAppend AppendToNewArray(unsigned char* buf, size_t size,
                             const std::vector<uint8_t>& run, unsigned kind,
                             size_t* n, size_t* cap) {
-  PbciArena a;
+  PbciArena a = {};
   EXPECT_EQ(pbci_arena_init(&a, nullptr, 0, buf, size), 0);
   *n = 0;
   *cap = 0;
@@ -322,6 +322,7 @@ void CheckCopiesAtEveryPlace(size_t n_max, const std::vector<size_t>& steps,
         std::vector<unsigned char> buf;
         PbciArena a = ArenaOf(&buf, 8 + spare + n + nul);
         a.ctx.data = input.data();  // as unpack sets it
+        pbci_arena_set_floor(&a, input.data());
         unsigned char* low = static_cast<unsigned char*>(pbci_alloc(&a, 8));
         ASSERT_NE(low, nullptr);
         memset(low, 0x77, 8);
@@ -373,12 +374,14 @@ TEST(Runtime, TakeStringValidatesUtf8WhenAsked) {
       std::vector<unsigned char> buf;
       PbciArena a = ArenaOf(&buf, room);
       a.ctx.data = input.data();
+      pbci_arena_set_floor(&a, input.data());
       ptrdiff_t err = 0;
       EXPECT_EQ(pbci_take_string(&a, value, end, &err).next, end)
           << before << " " << room;
       a = ArenaOf(&buf, room);
       a.ctx.data = input.data();
       a.ctx.flags = PROTOBUF_C_ITER_VALIDATE_UTF8;
+      pbci_arena_set_floor(&a, input.data());  // as unpack: flags first
       EXPECT_EQ(pbci_take_string(&a, value, end, &err).next, nullptr)
           << before << " " << room;
       EXPECT_EQ(err, PROTOBUF_C_ITER_ERR_BAD_UTF8) << before << " " << room;
@@ -468,7 +471,7 @@ void CheckPackedRun(unsigned kind,
   for (int i = 0; i < 9; i++) run.push_back(static_cast<uint8_t>(i));
   const size_t want_n = 3 * values.size() + 9;
   alignas(max_align_t) unsigned char buf[4096];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   HeadedArray<T, 2> headed;
   T* old = headed.elements;
@@ -493,7 +496,7 @@ void CheckPackedRun(unsigned kind,
   EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_MALFORMED);
   EXPECT_EQ(r.array, static_cast<void*>(old));
   size_t n2 = 2, cap2 = 2;
-  PbciArena full;
+  PbciArena full = {};
   ASSERT_EQ(pbci_arena_init(&full, nullptr, 0, buf, 8), 0);
   r = AppendRun(&full, old, &n2, &cap2, run, kind);
   EXPECT_EQ(r.err, PROTOBUF_C_ITER_ERR_NO_MEMORY);
@@ -734,7 +737,7 @@ TEST(Runtime, UncountedRunsLayOutAsCountedOnes) {
 TEST(Runtime, PackedFixedRunsAreTheWireBytes) {
   const std::vector<uint8_t> run = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0};
   alignas(max_align_t) unsigned char buf[64];
-  PbciArena a;
+  PbciArena a = {};
   ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
   size_t n = 0, cap = 0;
   PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, PBCI_PACKED_FIXED32);
@@ -944,7 +947,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
         for (const auto& v : run_values) run.insert(run.end(), v.begin(), v.end());
         if (run.size() > 16) continue;
         alignas(max_align_t) unsigned char buf[256];
-        PbciArena a;
+        PbciArena a = {};
         ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
         size_t n = 0, cap = 0;
         PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
@@ -976,7 +979,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
     };
     for (const auto& run : bad) {
       alignas(max_align_t) unsigned char buf[64];
-      PbciArena a;
+      PbciArena a = {};
       ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
       size_t n = 0, cap = 0;
       PbciAppend r = AppendRun(&a, nullptr, &n, &cap, run, kind);
@@ -987,7 +990,7 @@ TEST(Runtime, ShortPackedRunsMatchTheReference) {
     // A length prefix past the end of the message.
     const uint8_t cut[] = {0x05, 0x01, 0x02};
     alignas(max_align_t) unsigned char buf[64];
-    PbciArena a;
+    PbciArena a = {};
     ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, buf, sizeof buf), 0);
     size_t n = 0, cap = 0;
     PbciAppend r = pbci_append_packed(&a, nullptr, &n, &cap, cut, cut + 3, kind);
@@ -1119,7 +1122,7 @@ TEST(Runtime, ShortPackedRunsInPlaceMatchTheStagedPath) {
       alignas(max_align_t) unsigned char in_place[256], staged[256];
       memset(in_place, 0xee, sizeof in_place);
       memset(staged, 0xee, sizeof staged);
-      PbciArena a, b;
+      PbciArena a = {}, b = {};
       const size_t room = PROTOBUF_C_ITER_ARRAY_HEADER + 16 * size;
       ASSERT_EQ(pbci_arena_init(&a, nullptr, 0, in_place, room), 0);
       ASSERT_EQ(pbci_arena_init(&b, nullptr, 0, staged, room - 8), 0);

@@ -190,6 +190,12 @@ typedef struct PbciArena {
   unsigned char *hi;
   unsigned char *base; /* start of the buffer */
   unsigned char *top;  /* end of the usable buffer */
+  /* The least end of a value that pbci_take_string's inline path may copy
+   * as a 16-byte block ending there: the input's start + 16, so that the
+   * block is the input's; UINTPTR_MAX, which no value reaches, when
+   * strings are validated. One compare a string for both
+   * (pbci_arena_set_floor; docs/design.md). */
+  uintptr_t block_floor;
   PbciCtx ctx;
 } PbciArena;
 
@@ -778,8 +784,23 @@ PBCI_INLINE size_t pbci_count_fixed(const uint8_t *p, const uint8_t *end,
 
 /* ---- allocation ---- */
 
-/* Checks buf and data and sets up the arena; returns 0 or an error code.
- * Inline: it is a good part of the cost of decoding a small message. */
+/* Sets a->block_floor for an input starting at `data`, decoded with
+ * a->ctx's flags: data + 16 (beyond a shorter input's end, as it must be),
+ * or UINTPTR_MAX when that wraps or strings are validated. Computed on
+ * the address: data + 16 as a pointer would be undefined for a shorter
+ * input. */
+PBCI_INLINE void pbci_arena_set_floor(PbciArena *a, const uint8_t *data) {
+  uintptr_t bound = (uintptr_t)data + 16;
+  if (bound < (uintptr_t)data ||
+      (a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
+    bound = UINTPTR_MAX;
+  }
+  a->block_floor = bound;
+}
+
+/* Checks buf and data and sets up the arena, whose ctx is set (its flags
+ * decide block_floor); returns 0 or an error code. Inline: it is a good
+ * part of the cost of decoding a small message. */
 PBCI_INLINE ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data,
                                       size_t len, void *buf, size_t buf_size) {
   if (data == NULL && len != 0) return PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT;
@@ -800,6 +821,7 @@ PBCI_INLINE ptrdiff_t pbci_arena_init(PbciArena *a, const uint8_t *data,
   a->top = buf_size != 0 ? a->base + buf_size : a->base;
   a->lo = a->base;
   a->hi = a->top;
+  pbci_arena_set_floor(a, data);
   return 0;
 }
 
@@ -826,13 +848,19 @@ PBCI_INLINE size_t pbci_array_bytes(size_t n, size_t elem_size) {
   return PROTOBUF_C_ITER_ARRAY_HEADER + PBCI_ROUND(elements);
 }
 
-/* `size` bytes from the low end, as pbci_struct_bytes counts them, or NULL. */
+/* `size` (> 0) bytes from the low end, as pbci_struct_bytes counts them, or
+ * NULL. */
 PBCI_INLINE void *pbci_alloc(PbciArena *a, size_t size) {
   size_t room = (size_t)(a->hi - a->lo);
   void *r;
   /* Compare before rounding: rounding a size near SIZE_MAX would wrap. */
   if (size > room || pbci_struct_bytes(size) > room) return NULL;
   r = a->lo;
+#if defined(__GNUC__)
+  /* Room for size > 0 bytes means a buffer, so lo is not NULL: a caller's
+   * test of the result then needs only the room's. */
+  if (r == NULL) __builtin_unreachable();
+#endif
   a->lo += pbci_struct_bytes(size);
   return r;
 }
@@ -1261,8 +1289,7 @@ PBCI_INLINE PbciString pbci_take_string(PbciArena *a, const uint8_t *p,
     const size_t n = p[0];
     unsigned char *const top = a->hi;
     if ((size_t)(end - p) > n && (size_t)(top - a->lo) > 16 &&
-        (size_t)(p + 1 + n - a->ctx.data) >= 16 &&
-        !(a->ctx.flags & PROTOBUF_C_ITER_VALIDATE_UTF8)) {
+        (uintptr_t)(p + 1 + n) >= a->block_floor) {
       return pbci_put_string_block(a, p + 1 + n, n, 16);
     }
   }
