@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Publishes a report of bench/run.sh: between the bench-report markers,
 # docs/benchmark.md gets the whole report and README.md the speed-up table
-# cut to its headline columns (both with the chart); between README's
+# cut to its headline columns and a line naming the targets the run misses
+# (both with the chart); between README's
 # bench-headline markers, one sentence of each headline column's range.
 #   bench/publish.sh REPORT.md [ROOT]     (ROOT: the tree to write into)
 set -euo pipefail
@@ -51,12 +52,30 @@ headline() {
       for (j = 1; j <= k; j++) line = line " " $cols[j] " |"
       print line
     }' "$report"
+  missed_targets
   echo
   echo "Measured by \`bench/run.sh\` on $(sed -n 's/^- Machine: //p' "$report");"
   echo "the whole report, with rates, upb's aliasing mode and code size, is in"
   echo "[docs/benchmark.md](docs/benchmark.md)."
   echo
   echo "![bench chart](bench/results/chart.svg)"
+}
+# The targets the run misses, from the report's targets table, under the
+# table: its ratios are rounded to two decimals (1.299x shows as 1.30x), so
+# a reader must not have to open the whole report to learn that a row falls
+# short. Nothing when the report has no such table or every target is met.
+missed_targets() {
+  awk -F' *[|] *' '
+    /^[|] target [|] met [|] missed [|]/ { intable = 1; next }
+    intable && /^[|] *-/ { next }
+    intable && !/^[|]/ { intable = 0 }
+    intable && $4 != "none" { list = list (list == "" ? "" : "; ") $2 ": " $4 }
+    END {
+      if (list != "") {
+        print ""
+        print "Short of the project'"'"'s targets in this run: " list "."
+      }
+    }' "$report"
 }
 # README's opening sentence on speed: each headline column's range over the
 # inputs.
