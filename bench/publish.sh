@@ -2,8 +2,8 @@
 # Publishes a report of bench/run.sh: between the bench-report markers,
 # docs/benchmark.md gets the whole report and README.md the speed-up table
 # cut to its headline columns and a line naming the targets the run misses
-# (both with the chart); between README's
-# bench-headline markers, one sentence of each headline column's range.
+# (both with the chart); between README's bench-headline markers, one
+# sentence of each headline column's range.
 #   bench/publish.sh REPORT.md [ROOT]     (ROOT: the tree to write into)
 set -euo pipefail
 report=$1
