@@ -16,6 +16,14 @@
 #include "measure_common.h"  // size_append
 #include "runtime.h"
 
+// tests/support/buf_align.c, built as C99 and as C11.
+extern "C" {
+size_t pbci_test_buf_align_c99(void);
+size_t pbci_test_buffer_align_c99(void);
+size_t pbci_test_buf_align_c11(void);
+size_t pbci_test_buffer_align_c11(void);
+}
+
 namespace {
 
 TEST(Runtime, GrowRefusesCountsWhoseByteSizeOverflows) {
@@ -39,6 +47,39 @@ TEST(Runtime, AllocOfSizeNearSizeMaxDoesNotWrap) {
   EXPECT_EQ(pbci_alloc(&a, SIZE_MAX - 3), nullptr);
   EXPECT_EQ(pbci_alloc(&a, SIZE_MAX), nullptr);
   EXPECT_EQ(a.lo, buf);
+}
+
+// Bug found reviewing the docs: PROTOBUF_C_ITER_BUF_ALIGN was
+// alignof(max_align_t) in C11 and C++, 16 on i386, but the union
+// PROTOBUF_C_ITER_BUFFER declares is aligned to 4 there (the ABI places long
+// long and long double in structs at 4), so such a buffer in a struct, after
+// a char, failed with ERR_ALIGNMENT; and C99 asked 4, so a buffer a C99
+// caller declared failed in a runtime built as C11. Both checked on i386 by
+// runtime_test.m32.
+TEST(Runtime, BufferMacroLessAlignedThanBufAlignOnI386) {
+  struct Holder {
+    char c;
+    PROTOBUF_C_ITER_BUFFER(buf, 8);
+  };
+  // Consecutive holders put their buffers at every offset the layout
+  // allows, whatever the array's own alignment.
+  alignas(max_align_t) Holder holders[4];
+  for (Holder &h : holders) {
+    PbciArena a = {};
+    EXPECT_EQ(pbci_arena_init(&a, nullptr, 0, h.buf.bytes, sizeof h.buf.bytes),
+              0)
+        << "buffer at offset "
+        << (reinterpret_cast<const char *>(h.buf.bytes) - &holders[0].c);
+  }
+}
+
+TEST(Runtime, BufAlignDifferedBetweenC99AndC11OnI386) {
+  EXPECT_EQ(pbci_test_buf_align_c99(), PROTOBUF_C_ITER_BUF_ALIGN);
+  EXPECT_EQ(pbci_test_buf_align_c11(), PROTOBUF_C_ITER_BUF_ALIGN);
+  EXPECT_GE(pbci_test_buffer_align_c99(), PROTOBUF_C_ITER_BUF_ALIGN);
+  EXPECT_GE(pbci_test_buffer_align_c11(), PROTOBUF_C_ITER_BUF_ALIGN);
+  // What the header promises: malloc's alignment suffices.
+  EXPECT_LE(PROTOBUF_C_ITER_BUF_ALIGN, alignof(max_align_t));
 }
 
 // Array byte sizes are n * elem_size with overflow turned into SIZE_MAX,

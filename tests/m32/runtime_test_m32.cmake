@@ -75,6 +75,13 @@ foreach(c IN LISTS runtime_sources)
       -o rt_${name}.o)
   list(APPEND objects rt_${name}.o)
 endforeach()
+# The buffer's alignment as C99 and C11 see it (tests/support/buf_align.c).
+foreach(std c99 c11)
+  run("${CC}" ${flags} -std=${std} -DPBCI_TEST_C_STD=${std}
+      "-I${SRC}/runtime/include" -c "${SRC}/tests/support/buf_align.c"
+      -o buf_align_${std}.o)
+  list(APPEND objects buf_align_${std}.o)
+endforeach()
 run("${CXX}" ${flags} -std=c++17 "-I${GTEST_SRC}/include"
     "-I${SRC}/runtime/include" "-I${SRC}/runtime/src" -c "${SRC}/tests/runtime_test.cc"
     -o runtime_test.o)

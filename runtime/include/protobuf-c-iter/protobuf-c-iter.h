@@ -2,8 +2,8 @@
  * protobuf-c-iter: decode protobuf wire bytes into protobuf-c structs that
  * live entirely inside a buffer the caller owns.
  *
- * For every message type `X` (protoc-c lower-case name `x`) protoc-gen-iter
- * emits, in `x.pb-iter.h`:
+ * For every message type `X` (protoc-c lower-case name `x`) of a file
+ * `a.proto`, protoc-gen-iter emits, in `a.pb-iter.h`:
  *
  *   ptrdiff_t x__iter_unpack(const uint8_t *data, size_t len,
  *                            void *buf, size_t buf_size);
@@ -186,14 +186,14 @@ extern "C" {
 #define PROTOBUF_C_ITER_SIZE_WORK 16
 #define PROTOBUF_C_ITER_SIZE_WORK_MIN_LEN ((size_t)64 * 1024)
 
-/* The alignment `buf` must have: that of max_align_t. Declare buffers with
- * PROTOBUF_C_ITER_BUFFER, malloc them, or use alignas(max_align_t). */
-#if defined(__cplusplus) && __cplusplus >= 201103L
-#define PROTOBUF_C_ITER_BUF_ALIGN alignof(max_align_t)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define PROTOBUF_C_ITER_BUF_ALIGN _Alignof(max_align_t)
-#else
-/* C99: the alignment of the most demanding fundamental type. */
+/* The alignment `buf` must have: that of the most demanding fundamental
+ * type as a struct member, which is what the structs and arrays placed in
+ * it need. One definition for C99, C11 and C++, so that code built in any
+ * of them agrees with the runtime: 16 on x86-64 and aarch64, 8 on 32-bit
+ * ARM, 4 on i386. Never more than alignof(max_align_t): declare buffers
+ * with PROTOBUF_C_ITER_BUFFER, malloc them, or use alignas(max_align_t).
+ * (C11's alignof(max_align_t) itself is 16 on i386, where the ABI places
+ * long long, double and long double in structs at 4.) */
 union ProtobufCIterMaxAlign_ {
   long double ld;
   long long ll;
@@ -206,7 +206,6 @@ struct ProtobufCIterAlignProbe_ {
   union ProtobufCIterMaxAlign_ u;
 };
 #define PROTOBUF_C_ITER_BUF_ALIGN offsetof(struct ProtobufCIterAlignProbe_, u)
-#endif
 
 /* The bytes in `buf` before each array the decoder allocates: the array's
  * capacity and owner, which let later occurrences of a merged sub-message
@@ -260,9 +259,7 @@ static inline size_t protobuf_c_iter_size_bound(size_t len, size_t k,
 #define PROTOBUF_C_ITER_BUFFER(name, size) \
   union {                                  \
     unsigned char bytes[size];             \
-    long double align_ld_;                 \
-    long long align_ll_;                   \
-    void *align_p_;                        \
+    union ProtobufCIterMaxAlign_ align_;   \
   } name
 
 /*
