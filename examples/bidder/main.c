@@ -1,4 +1,6 @@
-/* Decodes a bid request into a stack buffer and prints it. */
+/* Decodes a bid request into a stack buffer, its strings checked as UTF-8,
+ * and prints it. */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "rtb/v2/bid_request.pb-iter.h"
@@ -14,6 +16,8 @@ int main(void) {
   ptrdiff_t used;
   const Rtb__V2__BidRequest *r;
   PROTOBUF_C_ITER_BUFFER(buf, 1024);
+  ProtobufCIterOptions opts = {PROTOBUF_C_ITER_VALIDATE_UTF8, 0};
+  ProtobufCIterStatus st;
 
   banner.has_w = banner.has_h = 1;
   banner.w = 300;
@@ -30,9 +34,11 @@ int main(void) {
   req.site_domain = "example.com";
   len = rtb__v2__bid_request__pack(&req, wire);
 
-  used = rtb__v2__bid_request__iter_unpack(wire, len, buf.bytes, sizeof buf.bytes);
+  used = rtb__v2__bid_request__iter_unpack_ex(wire, len, buf.bytes, sizeof buf.bytes,
+                                              &opts, &st);
   if (used < 0) {
-    fprintf(stderr, "decode failed: %s\n", protobuf_c_iter_strerror(used));
+    fprintf(stderr, "decode failed: %s at byte %zu (field %" PRIu32 ")\n", st.message,
+            st.offset, st.field_number);
     return 1;
   }
   r = (const Rtb__V2__BidRequest *)buf.bytes;
