@@ -86,9 +86,10 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
                                {"cap", f.cap_local}};
       p->Print(close_vars, R"(      if (msg->$member$ == buffered.$member$) {
         /* The run ended: its array, exact, after its structs. */
-        msg->$member$ = pbci_close_run(arena, buffered.$member$, &msg->$count$, &$cap$,
+        void *array = pbci_close_run(arena, buffered.$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$);
-        if (msg->$member$ == NULL) goto no_memory;
+        if (array == NULL) goto no_memory;
+        msg->$member$ = array;
       }
 )");
     }
@@ -99,44 +100,42 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
 // Before an unpacked element is appended: a full array grows for the run of
 // elements that starts here (see "arrays" in the runtime's decode.h).
 // An open run's first element opens a new array when its key is the usual
-// one, which the elements after it are predicted by.
+// one, which the elements after it are predicted by. The array is stored
+// only when there is one, here and where a buffered run closes: a merge
+// that fails leaves each count with its array (docs/SECURITY.md).
 void PrintGrowRun(const FieldModel& f, Vars vars, Printer* p) {
+  vars["key_len"] = std::to_string(f.usual_key.size());
+  p->Print(vars, "      if (msg->$count$ == $cap$) {\n        void *array = ");
   if (f.buffered_run) {
     // A first run of sub-messages: buffered until it ends (see "runs of
     // sub-messages" in the runtime's decode.h).
-    vars["key_len"] = std::to_string(f.usual_key.size());
-    p->Print(vars, R"(      if (msg->$count$ == $cap$) {
-        msg->$member$ = pbci_message_room(arena, msg->$member$, &msg->$count$, &$cap$,
+    p->Print(vars, R"(pbci_message_room(arena, msg->$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$, buffered.$member$, field, p, end, p - field == $key_len$);
-        if (msg->$member$ == NULL) goto no_memory;
-      }
 )");
-    return;
-  }
-  if (f.more_label.empty()) {
-    p->Print(vars, R"(      if (msg->$count$ == $cap$) {
-        msg->$member$ = pbci_grow_run(arena, msg->$member$, &msg->$count$, &$cap$,
+  } else if (f.more_label.empty()) {
+    p->Print(vars, R"(pbci_grow_run(arena, msg->$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$, field, p, end);
-        if (msg->$member$ == NULL) goto no_memory;
-      }
 )");
-    return;
-  }
-  vars["key_len"] = std::to_string(f.usual_key.size());
-  vars["more"] = f.more_label;
-  p->Print(vars, R"(      if (msg->$count$ == $cap$) {
-        msg->$member$ = pbci_start_run(arena, msg->$member$, &msg->$count$, &$cap$,
+  } else {
+    p->Print(vars, R"(pbci_start_run(arena, msg->$member$, &msg->$count$, &$cap$,
             sizeof *msg->$member$, field, p, end, p - field == $key_len$);
-        if (msg->$member$ == NULL) goto no_memory;
-      }
-    $more$:
 )");
+  }
+  p->Print(vars, R"(        if (array == NULL) goto no_memory;
+        msg->$member$ = array;
+      }
+)");
+  if (!f.buffered_run && !f.more_label.empty()) {
+    p->Print("    $more$:\n", "more", f.more_label);
+  }
 }
 
-// After a singular value is stored: presence, oneof case, required bit.
-void PrintSingularMarks(const FieldModel& f, const Vars& vars, Printer* p) {
+// After a singular value is stored: presence, oneof case (unless set with
+// the member already), required bit.
+void PrintSingularMarks(const FieldModel& f, const Vars& vars, Printer* p,
+                        bool case_set = false) {
   if (!f.has_member.empty()) p->Print(vars, "      msg->$has$ = 1;\n");
-  if (!f.case_member.empty()) {
+  if (!f.case_member.empty() && !case_set) {
     p->Print(vars, "      msg->$case_member$ = $case_value$;\n");
   }
   if (f.required_bit >= 0) p->Print(vars, "      $required_set$\n");
@@ -179,10 +178,16 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
                R"(      if (depth >= arena->ctx.max_depth) goto too_deep;
       if ($fresh$) {
         /* The first occurrence; later ones merge into it. */
-        msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
-        if (msg->$member$ == NULL) goto no_memory;
-        PBCI_SET_UP(msg->$member$, $sub_struct$, $sub_init$, $sub_prototype$);
+        $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
+        if (sub == NULL) goto no_memory;
+        PBCI_SET_UP(sub, $sub_struct$, $sub_init$, $sub_prototype$);
+        msg->$member$ = sub;
 )");
+      if (!f.case_member.empty()) {
+        // With the member: should its decode fail, a merge leaves the case
+        // naming what the oneof holds.
+        p->Print(vars, "        msg->$case_member$ = $case_value$;\n");
+      }
       if (f.usual_key.empty()) {
         // No key for PbciNext to hold: each occurrence comes back here.
         p->Print(vars, R"(      }
@@ -195,7 +200,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         vars["key"] = UsualKey(f);
         p->Print(
             vars,
-            R"(        r = $sub_decode$(msg->$member$, p, value_end, arena, depth + 1, NULL);
+            R"(        r = $sub_decode$(sub, p, value_end, arena, depth + 1, NULL);
       } else {
         /* A merge: the occurrences right after it may merge there too. */
         PbciNext merge = {end, $key$, value_end};
@@ -205,7 +210,7 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
 )");
       }
       p->Print("      if (r < 0) goto fail;\n");
-      PrintSingularMarks(f, vars, p);
+      PrintSingularMarks(f, vars, p, /*case_set=*/true);
       p->Print("      p = value_end;\n");
       break;
     default:

@@ -1060,6 +1060,63 @@ TEST(Api, UnpackMergeAppendsFromASecondBuffer) {
             second.bytes + used);
 }
 
+// Bug found by review: an array's growth that failed for want of room
+// stored its NULL in the message, so a failed merge left list NULL with
+// n_list 1; packing the message, or merging into it again, then crashed.
+TEST(Regression, FailedMergeLeftACountWithoutItsArray) {
+  PROTOBUF_C_ITER_BUFFER(first, 256);
+  PROTOBUF_C_ITER_BUFFER(second, 256);
+  const std::string a = Bytes({0x18, 0x01});              // list 1
+  const std::string b = Bytes({0x18, 0x02, 0x18, 0x03});  // list 2, 3
+  ASSERT_GT(iter__merge__inner__iter_unpack(Data(a), a.size(), first.bytes,
+                                            sizeof first.bytes),
+            0);
+  auto* msg = reinterpret_cast<Iter__Merge__Inner*>(first.bytes);
+  // The array, exact, is full: it moves, but 8 bytes hold no new array.
+  EXPECT_EQ(iter__merge__inner__iter_unpack_merge(msg, Data(b), b.size(),
+                                                  second.bytes, 8),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  ASSERT_EQ(msg->n_list, 1u);
+  ASSERT_NE(msg->list, nullptr);
+  EXPECT_EQ(msg->list[0], 1);
+  ASSERT_GT(iter__merge__inner__iter_unpack_merge(msg, Data(b), b.size(),
+                                                  second.bytes,
+                                                  sizeof second.bytes),
+            0);
+  ASSERT_EQ(msg->n_list, 3u);
+  EXPECT_EQ(msg->list[2], 3);
+}
+
+// Bug found by review: a oneof's new sub-message was stored in the union
+// before it was decoded and its case set after, so a merge whose
+// sub-message failed left the case naming host_name, a string, while the
+// union pointed at a half-decoded HTTPServer_conf. The case now goes with
+// the member.
+TEST(Regression, FailedMergeLeftTheOneofCaseNamingAnotherMember) {
+  PROTOBUF_C_ITER_BUFFER(first, 256);
+  PROTOBUF_C_ITER_BUFFER(second, 256);
+  const std::string a = Bytes({0x32, 0x03, 'a', 'b', 'c'});  // host_name
+  // Fallback {base: a varint cut short}
+  const std::string b = Bytes({0x42, 0x02, 0x08, 0x80});
+  ASSERT_GT(renamed__pkg_c__httpserver_conf__iter_unpack(
+                Data(a), a.size(), first.bytes, sizeof first.bytes),
+            0);
+  auto* msg = reinterpret_cast<Renamed__PkgC__HTTPServerConf*>(first.bytes);
+  EXPECT_EQ(renamed__pkg_c__httpserver_conf__iter_unpack_merge(
+                msg, Data(b), b.size(), second.bytes, sizeof second.bytes),
+            PROTOBUF_C_ITER_ERR_MALFORMED);
+  if (msg->target__kind_case ==
+      RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_HOST_NAME) {
+    EXPECT_STREQ(msg->host_name, "abc");
+  } else {
+    ASSERT_EQ(msg->target__kind_case,
+              RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK);
+    // (The struct's ProtobufCMessage: this message has a field named base.)
+    EXPECT_EQ(reinterpret_cast<const ProtobufCMessage*>(msg->fallback)->descriptor,
+              &renamed__pkg_c__httpserver_conf__descriptor);
+  }
+}
+
 TEST(Api, MergeIntoAStructCopyLeavesTheOriginalsArrayAlone) {
   // Three runs of Plain.list: the third finds an array of capacity 2 full
   // and grows it to 4, leaving room for one more. A copy of the struct

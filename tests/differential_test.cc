@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,7 +14,9 @@
 
 #include "support/differential_inputs.h"
 #include "support/input_facts.h"
+#include "support/invariants.h"
 #include "support/iter_check.h"
+#include "support/pbc_compare.h"
 
 namespace pbci_test {
 namespace {
@@ -52,6 +55,97 @@ TEST_P(Differential, MergedMessages) {
   if (merges.empty()) GTEST_SKIP() << "map entry merged at top level";
   for (size_t i = 0; i < merges.size(); i++) {
     ASSERT_EQ(CheckMerged(t, merges[i]), "") << "merge " << i;
+  }
+}
+
+// A message decoded by x__iter_unpack, then merged into by
+// x__iter_unpack_merge calls, each with a buffer of its own.
+class MergeTarget {
+ public:
+  MergeTarget(const IterType& t, const std::string& first) : t_(t) {
+    const ptrdiff_t size = t.unpacked_size(Bytes(first), first.size());
+    if (size < 0) return;
+    buffers_.push_back(std::make_unique<ExactBuffer>(static_cast<size_t>(size)));
+    if (t.unpack(Bytes(first), first.size(), buffers_[0]->data,
+                 buffers_[0]->size) == size) {
+      msg_ = static_cast<ProtobufCMessage*>(buffers_[0]->data);
+    }
+  }
+
+  ProtobufCMessage* msg() const { return msg_; }
+
+  // x__iter_unpack_merge of `more` with a new buffer of exactly `size`
+  // bytes (so that ASan sees any write past it).
+  ptrdiff_t Merge(const std::string& more, size_t size) {
+    buffers_.push_back(std::make_unique<ExactBuffer>(size));
+    return t_.unpack_merge(msg_, Bytes(more), more.size(),
+                           buffers_.back()->data, size);
+  }
+
+  // "" when the message is whole (CheckMergedInvariants over every buffer)
+  // and protobuf-c packs it, walking every pointer (ASan sees a bad one).
+  std::string Check() const {
+    std::vector<Span> spans;
+    for (const auto& b : buffers_) spans.push_back({b->data, b->size});
+    std::string e = CheckMergedInvariants(msg_, spans);
+    if (e.empty()) Pack(msg_);
+    return e;
+  }
+
+ private:
+  static const uint8_t* Bytes(const std::string& s) {
+    return reinterpret_cast<const uint8_t*>(s.data());
+  }
+
+  const IterType& t_;
+  std::vector<std::unique_ptr<ExactBuffer>> buffers_;
+  ProtobufCMessage* msg_ = nullptr;
+};
+
+// Bug found by review: a merge that failed could leave a count without its
+// array (the growth's NULL stored in the message) and a oneof's case naming
+// the member it held before while the union held a new sub-message. A
+// failed merge now leaves the message whole (docs/SECURITY.md): packable,
+// and a valid target for the next merge. Failures for want of memory at a
+// range of buffer sizes, each followed by the same merge with room; and
+// failures on corrupted input.
+TEST_P(Differential, FailedMergesLeaveTheMessageWhole) {
+  const IterType& t = GetParam();
+  const std::vector<std::vector<std::string>> merges = MergedInputs(t);
+  if (merges.empty()) GTEST_SKIP() << "map entry merged at top level";
+  constexpr size_t kGroups = 24, kSizes = 24;
+  size_t failed = 0;
+  for (size_t i = 0; i < merges.size() && i < kGroups; i++) {
+    std::string more;
+    for (size_t j = 1; j < merges[i].size(); j++) more += merges[i][j];
+    const size_t room = t.unpacked_size_bound(more.size()) +
+                        2 * t.unpacked_size_bound(merges[i][0].size());
+    MergeTarget whole(t, merges[i][0]);
+    ASSERT_NE(whole.msg(), nullptr) << "merge " << i;
+    const ptrdiff_t needed = whole.Merge(more, room);
+    ASSERT_GE(needed, 0) << "merge " << i;
+    const size_t step = static_cast<size_t>(needed) / kSizes + 1;
+    for (size_t size = 0; size < static_cast<size_t>(needed); size += step) {
+      MergeTarget target(t, merges[i][0]);
+      const ptrdiff_t r = target.Merge(more, size);
+      ASSERT_EQ(r, PROTOBUF_C_ITER_ERR_NO_MEMORY) << "merge " << i << ", " << size << " bytes";
+      failed++;
+      ASSERT_EQ(target.Check(), "") << "merge " << i << ", " << size << " bytes";
+      ASSERT_GE(target.Merge(more, room), 0) << "merge " << i << ", then with room";
+      ASSERT_EQ(target.Check(), "") << "merge " << i << ", then with room";
+    }
+  }
+  const std::vector<CorruptedInput> corrupted = CorruptedInputs(t);
+  for (size_t i = 0; i < corrupted.size(); i++) {
+    const std::string& bad = corrupted[i].bytes;
+    MergeTarget target(t, merges[i % merges.size()][0]);
+    ASSERT_NE(target.msg(), nullptr);
+    if (target.Merge(bad, t.unpacked_size_bound(bad.size())) >= 0) continue;
+    failed++;
+    ASSERT_EQ(target.Check(), "") << "corrupted input " << i << ": " << Hex(bad);
+  }
+  if (t.desc->n_fields != 0) {
+    EXPECT_GT(failed, kGroups);
   }
 }
 

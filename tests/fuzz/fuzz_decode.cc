@@ -10,7 +10,10 @@
 //    within our limit): same acceptance, equal structs, equal re-packing;
 //  - the decode options against the plain decode (option_check.h): aliasing
 //    gives the same content, DISCARD_UNKNOWN the same known fields,
-//    VALIDATE_UTF8 and max_depth reject only what they must.
+//    VALIDATE_UTF8 and max_depth reject only what they must;
+//  - the input merged into its own decode with a buffer too small, or not:
+//    a merge that fails leaves the message whole (CheckMergedInvariants)
+//    and protobuf-c packs it.
 #include <protobuf-c-iter/protobuf-c-iter.h>
 
 #include <cstdio>
@@ -28,6 +31,7 @@
 #include "support/invariants.h"
 #include "support/iter_check.h"
 #include "support/option_check.h"
+#include "support/pbc_compare.h"
 
 namespace {
 
@@ -72,6 +76,27 @@ void Fail(const IterType& t, const std::string& what, const std::string& in) {
   std::abort();
 }
 
+// The input, which decodes into `size` bytes, merged into its own decode
+// with a new buffer of `pick` 64ths of that (merging appends to its arrays,
+// so it mostly fails for want of room): if the merge fails, the message is
+// whole, and protobuf-c packs it.
+void CheckFailedMerge(const IterType& t, const std::string& in, size_t size,
+                      unsigned pick) {
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(in.data());
+  pbci_test::ExactBuffer first(size), second(size * pick / 64);
+  if (t.unpack(bytes, in.size(), first.data, first.size) < 0) {
+    Fail(t, "a second unpack failed", in);
+  }
+  auto* msg = static_cast<ProtobufCMessage*>(first.data);
+  if (t.unpack_merge(msg, bytes, in.size(), second.data, second.size) >= 0) {
+    return;
+  }
+  const std::string broken = pbci_test::CheckMergedInvariants(
+      msg, {{first.data, first.size}, {second.data, second.size}});
+  if (!broken.empty()) Fail(t, "after a failed merge: " + broken, in);
+  pbci_test::Pack(msg);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -93,6 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (code != PROTOBUF_C_ITER_ERR_ALIGNMENT) {
       Fail(t, "misaligned buffer gave " + std::to_string(code), in);
     }
+    CheckFailedMerge(t, in, r.buffer->size, data[0] >> 2);
   }
 
   if (pbci_test::AnalyzeInput(t.desc, in).ProtobufCIsOracle()) {

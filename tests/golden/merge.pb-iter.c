@@ -114,9 +114,10 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (msg->list == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->list = array;
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -177,10 +178,11 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->inner == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->inner = pbci_alloc(arena, sizeof *msg->inner);
-          if (msg->inner == NULL) goto no_memory;
-          PBCI_SET_UP(msg->inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          msg->inner = sub;
+          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a, value_end};
@@ -369,9 +371,10 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (msg->list == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->list = array;
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -421,10 +424,11 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->child == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->child = pbci_alloc(arena, sizeof *msg->child);
-          if (msg->child == NULL) goto no_memory;
-          PBCI_SET_UP(msg->child, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
-          r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          msg->child = sub;
+          r = iter__merge__plain__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
@@ -577,10 +581,11 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->sub = pbci_alloc(arena, sizeof *msg->sub);
-          if (msg->sub == NULL) goto no_memory;
-          PBCI_SET_UP(msg->sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          msg->sub = sub;
+          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};
@@ -598,9 +603,10 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.merge.Inner subs = 2 */
       field_2:
         if (msg->n_subs == cap_subs) {
-          msg->subs = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
+          void *array = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
               sizeof *msg->subs, buffered.subs, field, p, end, p - field == 1);
-          if (msg->subs == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->subs = array;
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -621,9 +627,10 @@ occurrence:
         }
         if (msg->subs == buffered.subs) {
           /* The run ended: its array, exact, after its structs. */
-          msg->subs = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
+          void *array = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
               sizeof *msg->subs);
-          if (msg->subs == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->subs = array;
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
@@ -638,10 +645,12 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->choice_case != ITER__MERGE__MERGE_TEST__CHOICE_C_INNER || msg->c_inner == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->c_inner = pbci_alloc(arena, sizeof *msg->c_inner);
-          if (msg->c_inner == NULL) goto no_memory;
-          PBCI_SET_UP(msg->c_inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          msg->c_inner = sub;
+          msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INNER;
+          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};
@@ -649,7 +658,6 @@ occurrence:
           value_end = merge.stop;
         }
         if (r < 0) goto fail;
-        msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INNER;
         p = value_end;
         if (PBCI_USUALLY(p < end && p[0] == 0x20)) {
           field = p;
@@ -676,10 +684,11 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->plain == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->plain = pbci_alloc(arena, sizeof *msg->plain);
-          if (msg->plain == NULL) goto no_memory;
-          PBCI_SET_UP(msg->plain, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
-          r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          msg->plain = sub;
+          r = iter__merge__plain__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a, value_end};
@@ -820,9 +829,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->far == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->far = pbci_alloc(arena, sizeof *msg->far);
-          if (msg->far == NULL) goto no_memory;
-          PBCI_SET_UP(msg->far, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          msg->far = sub;
         }
         r = iter__merge__plain__iter_decode(msg->far, p, value_end, arena, depth + 1, NULL);
         if (r < 0) goto fail;
@@ -831,9 +841,10 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 list = 2 */
       field_2:
         if (msg->n_list == cap_list) {
-          msg->list = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (msg->list == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->list = array;
         }
       more_2:
         p = pbci_read_varint(p, end, &v);
@@ -1354,9 +1365,10 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated string lines = 2 */
       field_2:
         if (msg->n_lines == cap_lines) {
-          msg->lines = pbci_start_run(arena, msg->lines, &msg->n_lines, &cap_lines,
+          void *array = pbci_start_run(arena, msg->lines, &msg->n_lines, &cap_lines,
               sizeof *msg->lines, field, p, end, p - field == 1);
-          if (msg->lines == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->lines = array;
         }
       more_2:
         {
@@ -1387,10 +1399,11 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->detail == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->detail = pbci_alloc(arena, sizeof *msg->detail);
-          if (msg->detail == NULL) goto no_memory;
-          PBCI_SET_UP(msg->detail, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1, NULL);
+          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          msg->detail = sub;
+          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};

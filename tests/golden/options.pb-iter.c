@@ -269,9 +269,10 @@ occurrence:
       case PBCI_TAG(4, PBCI_WT_LEN): /* repeated string tags = 4 */
       field_4:
         if (msg->n_tags == cap_tags) {
-          msg->tags = pbci_start_run(arena, msg->tags, &msg->n_tags, &cap_tags,
+          void *array = pbci_start_run(arena, msg->tags, &msg->n_tags, &cap_tags,
               sizeof *msg->tags, field, p, end, p - field == 1);
-          if (msg->tags == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->tags = array;
         }
       more_4:
         {
@@ -298,9 +299,10 @@ occurrence:
       case PBCI_TAG(5, PBCI_WT_LEN): /* repeated string raw_tags = 5 */
       field_5:
         if (msg->n_raw_tags == cap_raw_tags) {
-          msg->raw_tags = pbci_start_run(arena, msg->raw_tags, &msg->n_raw_tags, &cap_raw_tags,
+          void *array = pbci_start_run(arena, msg->raw_tags, &msg->n_raw_tags, &cap_raw_tags,
               sizeof *msg->raw_tags, field, p, end, p - field == 1);
-          if (msg->raw_tags == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->raw_tags = array;
         }
       more_5:
         p = pbci_take_bytes(arena, &msg->raw_tags[msg->n_raw_tags], p, end, &r);
@@ -354,10 +356,12 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->target__kind_case != RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK || msg->fallback == NULL) {
           /* The first occurrence; later ones merge into it. */
-          msg->fallback = pbci_alloc(arena, sizeof *msg->fallback);
-          if (msg->fallback == NULL) goto no_memory;
-          PBCI_SET_UP(msg->fallback, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
-          r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1, NULL);
+          Renamed__PkgC__HTTPServerConf *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
+          msg->fallback = sub;
+          msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK;
+          r = renamed__pkg_c__httpserver_conf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x42, value_end};
@@ -365,7 +369,6 @@ occurrence:
           value_end = merge.stop;
         }
         if (r < 0) goto fail;
-        msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK;
         p = value_end;
         if (PBCI_USUALLY(p < end && p[0] == 0x4a)) {
           field = p;
@@ -376,9 +379,10 @@ occurrence:
       case PBCI_TAG(9, PBCI_WT_LEN): /* repeated iter.opts.HTTPServer_conf.EnvEntry Env = 9 */
       field_9:
         if (msg->n_env == cap_env) {
-          msg->env = pbci_message_room(arena, msg->env, &msg->n_env, &cap_env,
+          void *array = pbci_message_room(arena, msg->env, &msg->n_env, &cap_env,
               sizeof *msg->env, buffered.env, field, p, end, p - field == 1);
-          if (msg->env == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->env = array;
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -399,9 +403,10 @@ occurrence:
         }
         if (msg->env == buffered.env) {
           /* The run ended: its array, exact, after its structs. */
-          msg->env = pbci_close_run(arena, buffered.env, &msg->n_env, &cap_env,
+          void *array = pbci_close_run(arena, buffered.env, &msg->n_env, &cap_env,
               sizeof *msg->env);
-          if (msg->env == NULL) goto no_memory;
+          if (array == NULL) goto no_memory;
+          msg->env = array;
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x52)) {
           field = p;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "pbc_compare.h"
 
@@ -12,11 +13,18 @@ constexpr uintptr_t kAlign = 8;  // PBCI_ALIGN
 
 class Checker {
  public:
-  Checker(const void* buf, size_t used, const void* alias, size_t alias_len)
-      : begin_(reinterpret_cast<uintptr_t>(buf)),
-        end_(begin_ + used),
-        alias_begin_(reinterpret_cast<uintptr_t>(alias)),
-        alias_end_(alias_begin_ + alias_len) {}
+  // Storage may be in any of `buffers`; bytes contents may also point
+  // into [alias, alias + alias_len).
+  Checker(const std::vector<Span>& buffers, const void* alias, size_t alias_len,
+          bool empty_arrays)
+      : alias_begin_(reinterpret_cast<uintptr_t>(alias)),
+        alias_end_(alias_begin_ + alias_len),
+        empty_arrays_(empty_arrays) {
+    for (const Span& b : buffers) {
+      const uintptr_t begin = reinterpret_cast<uintptr_t>(b.data);
+      regions_.push_back({begin, begin + b.size});
+    }
+  }
 
   std::string Message(const ProtobufCMessage* m, const std::string& path) {
     const ProtobufCMessageDescriptor* d = m->descriptor;
@@ -44,9 +52,19 @@ class Checker {
   }
 
  private:
-  bool Inside(uintptr_t p, size_t n) const {
-    return p >= begin_ && p <= end_ && n <= end_ - p;
+  struct Region {
+    uintptr_t begin, end;
+  };
+
+  // The region holding [p, p + n), or nullptr.
+  const Region* Holding(uintptr_t p, size_t n) const {
+    for (const Region& r : regions_) {
+      if (p >= r.begin && p <= r.end && n <= r.end - p) return &r;
+    }
+    return nullptr;
   }
+
+  bool Inside(uintptr_t p, size_t n) const { return Holding(p, n) != nullptr; }
 
   std::string Object(const void* p, size_t n, const std::string& path,
                      bool aligned) {
@@ -61,9 +79,10 @@ class Checker {
 
   std::string Array(const void* p, size_t n, size_t elem,
                     const std::string& path) {
+    if (n == 0 && p != nullptr && empty_arrays_) return Object(p, 0, path, true);
     if ((n == 0) != (p == nullptr)) return path + ": count and array disagree";
     if (n == 0) return "";
-    if (n > (end_ - begin_) / elem) return path + ": count too large";
+    if (n > SIZE_MAX / elem) return path + ": count too large";
     return Object(p, n * elem, path, true);
   }
 
@@ -73,8 +92,9 @@ class Checker {
       return "";
     }
     uintptr_t a = reinterpret_cast<uintptr_t>(s);
-    if (!Inside(a, 1)) return path + ": string outside the buffer";
-    if (std::memchr(s, '\0', end_ - a) == nullptr) {
+    const Region* r = Holding(a, 1);
+    if (r == nullptr) return path + ": string outside the buffer";
+    if (std::memchr(s, '\0', r->end - a) == nullptr) {
       return path + ": string not NUL-terminated in the buffer";
     }
     return "";
@@ -165,8 +185,9 @@ class Checker {
     return Value(f, member, path);
   }
 
-  uintptr_t begin_, end_;
+  std::vector<Region> regions_;
   uintptr_t alias_begin_, alias_end_;  // 0, 0 when nothing may alias
+  bool empty_arrays_;  // an array may have no elements
 };
 
 }  // namespace
@@ -174,11 +195,16 @@ class Checker {
 std::string CheckInvariants(const ProtobufCMessage* m, const void* buf,
                             size_t used, const void* alias, size_t alias_len) {
   if (m != buf) return "message is not at the start of the buffer";
-  Checker checker(buf, used, alias, alias_len);
+  Checker checker({{buf, used}}, alias, alias_len, false);
   std::string e = checker.Message(m, m->descriptor->short_name);
   if (e.empty() && !protobuf_c_message_check(m))
     e = "protobuf_c_message_check fails";
   return e;
+}
+
+std::string CheckMergedInvariants(const ProtobufCMessage* m,
+                                  const std::vector<Span>& buffers) {
+  return Checker(buffers, nullptr, 0, true).Message(m, m->descriptor->short_name);
 }
 
 }  // namespace pbci_test

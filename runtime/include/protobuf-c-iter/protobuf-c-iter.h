@@ -49,7 +49,7 @@
  *       of where and why decoding stopped. unpacked_size_ex with options
  *       gives the size unpack_ex needs with the same options.
  *
- *   x__iter_unpack and the bound are defined in x.pb-iter.c: x__iter_unpack
+ *   x__iter_unpack and the bound are defined in a.pb-iter.c: x__iter_unpack
  *   is protobuf_c_iter_unpack(&x__iter_type, ..., NULL, NULL), with the
  *   struct set up and the decoder called directly rather than through the
  *   type's table (an eighth of a small message's instructions). The rest
@@ -89,9 +89,13 @@
  *  - The message does not point into `data`: `data` may be freed or reused
  *    as soon as the call returns. (Unless PROTOBUF_C_ITER_ALIAS_BYTES is
  *    set: see there.)
- *  - After a failed call the contents of `buf` are unspecified (and, for
- *    x__iter_unpack_merge, so is `*msg`), but nothing outside `buf` (or
- *    `*msg` and the storage it points to in earlier buffers) was written.
+ *  - After a failed call the contents of `buf` are unspecified, and nothing
+ *    outside `buf` (or `*msg` and the storage it points to in earlier
+ *    buffers) was written. After a failed x__iter_unpack_merge, `*msg` may
+ *    hold part of the merge but is whole: each count has its array, each
+ *    oneof case names the member it holds, and its pointers point into its
+ *    buffers or protoc-c's defaults, so it can be packed or merged into
+ *    again (docs/SECURITY.md).
  *  - Stack use is bounded: recursion stops at PROTOBUF_C_ITER_MAX_DEPTH
  *    levels (or the `max_depth` option's).
  *
