@@ -103,10 +103,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__sub__iter_decode(void *m, const
       case PBCI_TAG(3, PBCI_WT_LEN): /* repeated bytes blobs = 3 */
       field_3:
         if (msg->n_blobs == cap_blobs) {
-          void *array = pbci_start_run(arena, msg->blobs, &msg->n_blobs, &cap_blobs,
+          void *old = msg->blobs;
+          msg->blobs = pbci_start_run(arena, old, &msg->n_blobs, &cap_blobs,
               sizeof *msg->blobs, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->blobs = array;
+          if (msg->blobs == NULL) {
+            msg->blobs = old;
+            goto no_memory;
+          }
         }
       more_3:
         p = pbci_take_bytes(arena, &msg->blobs[msg->n_blobs], p, end, &r);
@@ -614,11 +617,10 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->req_sub == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Defaults__Defaults__Sub *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
-          msg->req_sub = sub;
-          r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->req_sub = pbci_alloc(arena, sizeof *msg->req_sub);
+          if (msg->req_sub == NULL) goto no_memory;
+          PBCI_SET_UP(msg->req_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
+          r = iter__defaults__defaults__sub__iter_decode(msg->req_sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1ba, value_end};
@@ -641,11 +643,10 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->opt_sub == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Defaults__Defaults__Sub *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
-          msg->opt_sub = sub;
-          r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->opt_sub = pbci_alloc(arena, sizeof *msg->opt_sub);
+          if (msg->opt_sub == NULL) goto no_memory;
+          PBCI_SET_UP(msg->opt_sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
+          r = iter__defaults__defaults__sub__iter_decode(msg->opt_sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1c2, value_end};
@@ -663,10 +664,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
       case PBCI_TAG(25, PBCI_WT_LEN): /* repeated iter.defaults.Defaults.Sub subs = 25 */
       field_25:
         if (msg->n_subs == cap_subs) {
-          void *array = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
+          void *old = msg->subs;
+          msg->subs = pbci_message_room(arena, old, &msg->n_subs, &cap_subs,
               sizeof *msg->subs, buffered.subs, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->subs = array;
+          if (msg->subs == NULL) {
+            msg->subs = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -687,10 +691,12 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
         }
         if (msg->subs == buffered.subs) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
+          msg->subs = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
               sizeof *msg->subs);
-          if (array == NULL) goto no_memory;
-          msg->subs = array;
+          if (msg->subs == NULL) {
+            msg->subs = buffered.subs; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf0, 0x01))) {
           field = p;
@@ -737,7 +743,7 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
           PBCI_SET_UP(sub, Iter__Defaults__Defaults__Sub, ITER__DEFAULTS__DEFAULTS__SUB__INIT, iter__defaults__defaults__sub__iter_prototype);
           msg->p_sub = sub;
           msg->pick_case = ITER__DEFAULTS__DEFAULTS__PICK_P_SUB;
-          r = iter__defaults__defaults__sub__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__defaults__defaults__sub__iter_decode(msg->p_sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x282, value_end};
@@ -793,10 +799,13 @@ PBCI_DECODER ptrdiff_t iter__defaults__defaults__iter_decode(void *m, const uint
       case PBCI_TAG(36, PBCI_WT_LEN): /* repeated string strings = 36 */
       field_36:
         if (msg->n_strings == cap_strings) {
-          void *array = pbci_start_run(arena, msg->strings, &msg->n_strings, &cap_strings,
+          void *old = msg->strings;
+          msg->strings = pbci_start_run(arena, old, &msg->n_strings, &cap_strings,
               sizeof *msg->strings, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->strings = array;
+          if (msg->strings == NULL) {
+            msg->strings = old;
+            goto no_memory;
+          }
         }
       more_36:
         {

@@ -159,11 +159,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->e == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Empty__Empty *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
-          msg->e = sub;
-          r = iter__empty__empty__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->e = pbci_alloc(arena, sizeof *msg->e);
+          if (msg->e == NULL) goto no_memory;
+          PBCI_SET_UP(msg->e, Iter__Empty__Empty, ITER__EMPTY__EMPTY__INIT, iter__empty__empty__iter_prototype);
+          r = iter__empty__empty__iter_decode(msg->e, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};
@@ -181,10 +180,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.empty.Empty es = 2 */
       field_2:
         if (msg->n_es == cap_es) {
-          void *array = pbci_message_room(arena, msg->es, &msg->n_es, &cap_es,
+          void *old = msg->es;
+          msg->es = pbci_message_room(arena, old, &msg->n_es, &cap_es,
               sizeof *msg->es, buffered.es, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->es = array;
+          if (msg->es == NULL) {
+            msg->es = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -205,10 +207,12 @@ occurrence:
         }
         if (msg->es == buffered.es) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.es, &msg->n_es, &cap_es,
+          msg->es = pbci_close_run(arena, buffered.es, &msg->n_es, &cap_es,
               sizeof *msg->es);
-          if (array == NULL) goto no_memory;
-          msg->es = array;
+          if (msg->es == NULL) {
+            msg->es = buffered.es; /* dropped at fail */
+            goto no_memory;
+          }
         }
         break;
       default:

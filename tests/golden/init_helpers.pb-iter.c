@@ -423,10 +423,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.init.NoInit.MEntry m = 2 */
       field_2:
         if (msg->n_m == cap_m) {
-          void *array = pbci_message_room(arena, msg->m, &msg->n_m, &cap_m,
+          void *old = msg->m;
+          msg->m = pbci_message_room(arena, old, &msg->n_m, &cap_m,
               sizeof *msg->m, buffered.m, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->m = array;
+          if (msg->m == NULL) {
+            msg->m = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -447,10 +450,12 @@ occurrence:
         }
         if (msg->m == buffered.m) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m, &msg->n_m, &cap_m,
+          msg->m = pbci_close_run(arena, buffered.m, &msg->n_m, &cap_m,
               sizeof *msg->m);
-          if (array == NULL) goto no_memory;
-          msg->m = array;
+          if (msg->m == NULL) {
+            msg->m = buffered.m; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
@@ -465,11 +470,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->nested == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Init__NoInit__Nested *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Init__NoInit__Nested, ITER__INIT__NO_INIT__NESTED__INIT, iter__init__no_init__nested__iter_prototype);
-          msg->nested = sub;
-          r = iter__init__no_init__nested__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->nested = pbci_alloc(arena, sizeof *msg->nested);
+          if (msg->nested == NULL) goto no_memory;
+          PBCI_SET_UP(msg->nested, Iter__Init__NoInit__Nested, ITER__INIT__NO_INIT__NESTED__INIT, iter__init__no_init__nested__iter_prototype);
+          r = iter__init__no_init__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};
@@ -491,11 +495,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->with_init == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Init__NoInit__WithInit *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Init__NoInit__WithInit, ITER__INIT__NO_INIT__WITH_INIT__INIT, iter__init__no_init__with_init__iter_prototype);
-          msg->with_init = sub;
-          r = iter__init__no_init__with_init__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->with_init = pbci_alloc(arena, sizeof *msg->with_init);
+          if (msg->with_init == NULL) goto no_memory;
+          PBCI_SET_UP(msg->with_init, Iter__Init__NoInit__WithInit, ITER__INIT__NO_INIT__WITH_INIT__INIT, iter__init__no_init__with_init__iter_prototype);
+          r = iter__init__no_init__with_init__iter_decode(msg->with_init, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
@@ -531,11 +534,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->flat == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Init__FlatUnion *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Init__FlatUnion, ITER__INIT__FLAT_UNION__INIT, iter__init__flat_union__iter_prototype);
-          msg->flat = sub;
-          r = iter__init__flat_union__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->flat = pbci_alloc(arena, sizeof *msg->flat);
+          if (msg->flat == NULL) goto no_memory;
+          PBCI_SET_UP(msg->flat, Iter__Init__FlatUnion, ITER__INIT__FLAT_UNION__INIT, iter__init__flat_union__iter_prototype);
+          r = iter__init__flat_union__iter_decode(msg->flat, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x32, value_end};

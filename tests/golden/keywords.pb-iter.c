@@ -135,10 +135,13 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 for = 3 */
       field_3:
         if (msg->n_for_ == cap_for_) {
-          void *array = pbci_start_run(arena, msg->for_, &msg->n_for_, &cap_for_,
+          void *old = msg->for_;
+          msg->for_ = pbci_start_run(arena, old, &msg->n_for_, &cap_for_,
               sizeof *msg->for_, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->for_ = array;
+          if (msg->for_ == NULL) {
+            msg->for_ = old;
+            goto no_memory;
+          }
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -188,11 +191,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->struct_ == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Kw__Class *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Kw__Class, ITER__KW__CLASS__INIT, iter__kw__class__iter_prototype);
-          msg->struct_ = sub;
-          r = iter__kw__class__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->struct_ = pbci_alloc(arena, sizeof *msg->struct_);
+          if (msg->struct_ == NULL) goto no_memory;
+          PBCI_SET_UP(msg->struct_, Iter__Kw__Class, ITER__KW__CLASS__INIT, iter__kw__class__iter_prototype);
+          r = iter__kw__class__iter_decode(msg->struct_, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
@@ -234,10 +236,13 @@ occurrence:
       case PBCI_TAG(7, PBCI_WT_LEN): /* repeated string old_list = 7 */
       field_7:
         if (msg->n_old_list == cap_old_list) {
-          void *array = pbci_start_run(arena, msg->old_list, &msg->n_old_list, &cap_old_list,
+          void *old = msg->old_list;
+          msg->old_list = pbci_start_run(arena, old, &msg->n_old_list, &cap_old_list,
               sizeof *msg->old_list, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->old_list = array;
+          if (msg->old_list == NULL) {
+            msg->old_list = old;
+            goto no_memory;
+          }
         }
       more_7:
         {

@@ -114,10 +114,13 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *old = msg->list;
+          msg->list = pbci_start_run(arena, old, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->list = array;
+          if (msg->list == NULL) {
+            msg->list = old;
+            goto no_memory;
+          }
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -178,11 +181,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->inner == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          msg->inner = sub;
-          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->inner = pbci_alloc(arena, sizeof *msg->inner);
+          if (msg->inner == NULL) goto no_memory;
+          PBCI_SET_UP(msg->inner, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->inner, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a, value_end};
@@ -371,10 +373,13 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 list = 3 */
       field_3:
         if (msg->n_list == cap_list) {
-          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *old = msg->list;
+          msg->list = pbci_start_run(arena, old, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->list = array;
+          if (msg->list == NULL) {
+            msg->list = old;
+            goto no_memory;
+          }
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -424,11 +429,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->child == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
-          msg->child = sub;
-          r = iter__merge__plain__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->child = pbci_alloc(arena, sizeof *msg->child);
+          if (msg->child == NULL) goto no_memory;
+          PBCI_SET_UP(msg->child, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          r = iter__merge__plain__iter_decode(msg->child, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
@@ -581,11 +585,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          msg->sub = sub;
-          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->sub = pbci_alloc(arena, sizeof *msg->sub);
+          if (msg->sub == NULL) goto no_memory;
+          PBCI_SET_UP(msg->sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};
@@ -603,10 +606,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated iter.merge.Inner subs = 2 */
       field_2:
         if (msg->n_subs == cap_subs) {
-          void *array = pbci_message_room(arena, msg->subs, &msg->n_subs, &cap_subs,
+          void *old = msg->subs;
+          msg->subs = pbci_message_room(arena, old, &msg->n_subs, &cap_subs,
               sizeof *msg->subs, buffered.subs, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->subs = array;
+          if (msg->subs == NULL) {
+            msg->subs = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -627,10 +633,12 @@ occurrence:
         }
         if (msg->subs == buffered.subs) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
+          msg->subs = pbci_close_run(arena, buffered.subs, &msg->n_subs, &cap_subs,
               sizeof *msg->subs);
-          if (array == NULL) goto no_memory;
-          msg->subs = array;
+          if (msg->subs == NULL) {
+            msg->subs = buffered.subs; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
           field = p;
@@ -650,7 +658,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
           msg->c_inner = sub;
           msg->choice_case = ITER__MERGE__MERGE_TEST__CHOICE_C_INNER;
-          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__merge__inner__iter_decode(msg->c_inner, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};
@@ -684,11 +692,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->plain == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
-          msg->plain = sub;
-          r = iter__merge__plain__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->plain = pbci_alloc(arena, sizeof *msg->plain);
+          if (msg->plain == NULL) goto no_memory;
+          PBCI_SET_UP(msg->plain, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
+          r = iter__merge__plain__iter_decode(msg->plain, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a, value_end};
@@ -829,10 +836,9 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->far == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Plain *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
-          msg->far = sub;
+          msg->far = pbci_alloc(arena, sizeof *msg->far);
+          if (msg->far == NULL) goto no_memory;
+          PBCI_SET_UP(msg->far, Iter__Merge__Plain, ITER__MERGE__PLAIN__INIT, iter__merge__plain__iter_prototype);
         }
         r = iter__merge__plain__iter_decode(msg->far, p, value_end, arena, depth + 1, NULL);
         if (r < 0) goto fail;
@@ -841,10 +847,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 list = 2 */
       field_2:
         if (msg->n_list == cap_list) {
-          void *array = pbci_start_run(arena, msg->list, &msg->n_list, &cap_list,
+          void *old = msg->list;
+          msg->list = pbci_start_run(arena, old, &msg->n_list, &cap_list,
               sizeof *msg->list, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->list = array;
+          if (msg->list == NULL) {
+            msg->list = old;
+            goto no_memory;
+          }
         }
       more_2:
         p = pbci_read_varint(p, end, &v);
@@ -1365,10 +1374,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_LEN): /* repeated string lines = 2 */
       field_2:
         if (msg->n_lines == cap_lines) {
-          void *array = pbci_start_run(arena, msg->lines, &msg->n_lines, &cap_lines,
+          void *old = msg->lines;
+          msg->lines = pbci_start_run(arena, old, &msg->n_lines, &cap_lines,
               sizeof *msg->lines, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->lines = array;
+          if (msg->lines == NULL) {
+            msg->lines = old;
+            goto no_memory;
+          }
         }
       more_2:
         {
@@ -1399,11 +1411,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->detail == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge__Inner *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
-          msg->detail = sub;
-          r = iter__merge__inner__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->detail = pbci_alloc(arena, sizeof *msg->detail);
+          if (msg->detail == NULL) goto no_memory;
+          PBCI_SET_UP(msg->detail, Iter__Merge__Inner, ITER__MERGE__INNER__INIT, iter__merge__inner__iter_prototype);
+          r = iter__merge__inner__iter_decode(msg->detail, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};

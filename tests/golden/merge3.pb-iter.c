@@ -198,11 +198,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->sub == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Merge3__Inner3 *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Merge3__Inner3, ITER__MERGE3__INNER3__INIT, iter__merge3__inner3__iter_prototype);
-          msg->sub = sub;
-          r = iter__merge3__inner3__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->sub = pbci_alloc(arena, sizeof *msg->sub);
+          if (msg->sub == NULL) goto no_memory;
+          PBCI_SET_UP(msg->sub, Iter__Merge3__Inner3, ITER__MERGE3__INNER3__INIT, iter__merge3__inner3__iter_prototype);
+          r = iter__merge3__inner3__iter_decode(msg->sub, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};

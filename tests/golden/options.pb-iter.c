@@ -269,10 +269,13 @@ occurrence:
       case PBCI_TAG(4, PBCI_WT_LEN): /* repeated string tags = 4 */
       field_4:
         if (msg->n_tags == cap_tags) {
-          void *array = pbci_start_run(arena, msg->tags, &msg->n_tags, &cap_tags,
+          void *old = msg->tags;
+          msg->tags = pbci_start_run(arena, old, &msg->n_tags, &cap_tags,
               sizeof *msg->tags, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->tags = array;
+          if (msg->tags == NULL) {
+            msg->tags = old;
+            goto no_memory;
+          }
         }
       more_4:
         {
@@ -299,10 +302,13 @@ occurrence:
       case PBCI_TAG(5, PBCI_WT_LEN): /* repeated string raw_tags = 5 */
       field_5:
         if (msg->n_raw_tags == cap_raw_tags) {
-          void *array = pbci_start_run(arena, msg->raw_tags, &msg->n_raw_tags, &cap_raw_tags,
+          void *old = msg->raw_tags;
+          msg->raw_tags = pbci_start_run(arena, old, &msg->n_raw_tags, &cap_raw_tags,
               sizeof *msg->raw_tags, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->raw_tags = array;
+          if (msg->raw_tags == NULL) {
+            msg->raw_tags = old;
+            goto no_memory;
+          }
         }
       more_5:
         p = pbci_take_bytes(arena, &msg->raw_tags[msg->n_raw_tags], p, end, &r);
@@ -361,7 +367,7 @@ occurrence:
           PBCI_SET_UP(sub, Renamed__PkgC__HTTPServerConf, RENAMED__PKG_C__HTTPSERVER_CONF__INIT, renamed__pkg_c__httpserver_conf__iter_prototype);
           msg->fallback = sub;
           msg->target__kind_case = RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK;
-          r = renamed__pkg_c__httpserver_conf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = renamed__pkg_c__httpserver_conf__iter_decode(msg->fallback, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x42, value_end};
@@ -379,10 +385,13 @@ occurrence:
       case PBCI_TAG(9, PBCI_WT_LEN): /* repeated iter.opts.HTTPServer_conf.EnvEntry Env = 9 */
       field_9:
         if (msg->n_env == cap_env) {
-          void *array = pbci_message_room(arena, msg->env, &msg->n_env, &cap_env,
+          void *old = msg->env;
+          msg->env = pbci_message_room(arena, old, &msg->n_env, &cap_env,
               sizeof *msg->env, buffered.env, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->env = array;
+          if (msg->env == NULL) {
+            msg->env = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -403,10 +412,12 @@ occurrence:
         }
         if (msg->env == buffered.env) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.env, &msg->n_env, &cap_env,
+          msg->env = pbci_close_run(arena, buffered.env, &msg->n_env, &cap_env,
               sizeof *msg->env);
-          if (array == NULL) goto no_memory;
-          msg->env = array;
+          if (msg->env == NULL) {
+            msg->env = buffered.env; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x52)) {
           field = p;

@@ -461,11 +461,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_self == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test__Scalars2 *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
-          msg->f_self = sub;
-          r = iter__test__scalars2__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
+          if (msg->f_self == NULL) goto no_memory;
+          PBCI_SET_UP(msg->f_self, Iter__Test__Scalars2, ITER__TEST__SCALARS2__INIT, iter__test__scalars2__iter_prototype);
+          r = iter__test__scalars2__iter_decode(msg->f_self, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x18a, value_end};
@@ -483,10 +482,13 @@ occurrence:
       case PBCI_TAG(21, PBCI_WT_VARINT): /* repeated int32 r_int32 = 21 */
       field_21:
         if (msg->n_r_int32 == cap_r_int32) {
-          void *array = pbci_start_run(arena, msg->r_int32, &msg->n_r_int32, &cap_r_int32,
+          void *old = msg->r_int32;
+          msg->r_int32 = pbci_start_run(arena, old, &msg->n_r_int32, &cap_r_int32,
               sizeof *msg->r_int32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_int32 = array;
+          if (msg->r_int32 == NULL) {
+            msg->r_int32 = old;
+            goto no_memory;
+          }
         }
       more_21:
         p = pbci_read_varint(p, end, &v);
@@ -532,10 +534,13 @@ occurrence:
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated int64 r_int64 = 22 */
       field_22:
         if (msg->n_r_int64 == cap_r_int64) {
-          void *array = pbci_start_run(arena, msg->r_int64, &msg->n_r_int64, &cap_r_int64,
+          void *old = msg->r_int64;
+          msg->r_int64 = pbci_start_run(arena, old, &msg->n_r_int64, &cap_r_int64,
               sizeof *msg->r_int64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_int64 = array;
+          if (msg->r_int64 == NULL) {
+            msg->r_int64 = old;
+            goto no_memory;
+          }
         }
       more_22:
         p = pbci_read_varint(p, end, &v);
@@ -581,10 +586,13 @@ occurrence:
       case PBCI_TAG(23, PBCI_WT_VARINT): /* repeated uint32 r_uint32 = 23 */
       field_23:
         if (msg->n_r_uint32 == cap_r_uint32) {
-          void *array = pbci_start_run(arena, msg->r_uint32, &msg->n_r_uint32, &cap_r_uint32,
+          void *old = msg->r_uint32;
+          msg->r_uint32 = pbci_start_run(arena, old, &msg->n_r_uint32, &cap_r_uint32,
               sizeof *msg->r_uint32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_uint32 = array;
+          if (msg->r_uint32 == NULL) {
+            msg->r_uint32 = old;
+            goto no_memory;
+          }
         }
       more_23:
         p = pbci_read_varint(p, end, &v);
@@ -630,10 +638,13 @@ occurrence:
       case PBCI_TAG(24, PBCI_WT_VARINT): /* repeated uint64 r_uint64 = 24 */
       field_24:
         if (msg->n_r_uint64 == cap_r_uint64) {
-          void *array = pbci_start_run(arena, msg->r_uint64, &msg->n_r_uint64, &cap_r_uint64,
+          void *old = msg->r_uint64;
+          msg->r_uint64 = pbci_start_run(arena, old, &msg->n_r_uint64, &cap_r_uint64,
               sizeof *msg->r_uint64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_uint64 = array;
+          if (msg->r_uint64 == NULL) {
+            msg->r_uint64 = old;
+            goto no_memory;
+          }
         }
       more_24:
         p = pbci_read_varint(p, end, &v);
@@ -679,10 +690,13 @@ occurrence:
       case PBCI_TAG(25, PBCI_WT_VARINT): /* repeated sint32 r_sint32 = 25 */
       field_25:
         if (msg->n_r_sint32 == cap_r_sint32) {
-          void *array = pbci_start_run(arena, msg->r_sint32, &msg->n_r_sint32, &cap_r_sint32,
+          void *old = msg->r_sint32;
+          msg->r_sint32 = pbci_start_run(arena, old, &msg->n_r_sint32, &cap_r_sint32,
               sizeof *msg->r_sint32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_sint32 = array;
+          if (msg->r_sint32 == NULL) {
+            msg->r_sint32 = old;
+            goto no_memory;
+          }
         }
       more_25:
         p = pbci_read_varint(p, end, &v);
@@ -728,10 +742,13 @@ occurrence:
       case PBCI_TAG(26, PBCI_WT_VARINT): /* repeated sint64 r_sint64 = 26 */
       field_26:
         if (msg->n_r_sint64 == cap_r_sint64) {
-          void *array = pbci_start_run(arena, msg->r_sint64, &msg->n_r_sint64, &cap_r_sint64,
+          void *old = msg->r_sint64;
+          msg->r_sint64 = pbci_start_run(arena, old, &msg->n_r_sint64, &cap_r_sint64,
               sizeof *msg->r_sint64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_sint64 = array;
+          if (msg->r_sint64 == NULL) {
+            msg->r_sint64 = old;
+            goto no_memory;
+          }
         }
       more_26:
         p = pbci_read_varint(p, end, &v);
@@ -777,10 +794,13 @@ occurrence:
       case PBCI_TAG(27, PBCI_WT_32BIT): /* repeated fixed32 r_fixed32 = 27 */
       field_27:
         if (msg->n_r_fixed32 == cap_r_fixed32) {
-          void *array = pbci_start_run(arena, msg->r_fixed32, &msg->n_r_fixed32, &cap_r_fixed32,
+          void *old = msg->r_fixed32;
+          msg->r_fixed32 = pbci_start_run(arena, old, &msg->n_r_fixed32, &cap_r_fixed32,
               sizeof *msg->r_fixed32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_fixed32 = array;
+          if (msg->r_fixed32 == NULL) {
+            msg->r_fixed32 = old;
+            goto no_memory;
+          }
         }
       more_27:
         p = pbci_read_fixed32(p, end, &u32);
@@ -826,10 +846,13 @@ occurrence:
       case PBCI_TAG(28, PBCI_WT_64BIT): /* repeated fixed64 r_fixed64 = 28 */
       field_28:
         if (msg->n_r_fixed64 == cap_r_fixed64) {
-          void *array = pbci_start_run(arena, msg->r_fixed64, &msg->n_r_fixed64, &cap_r_fixed64,
+          void *old = msg->r_fixed64;
+          msg->r_fixed64 = pbci_start_run(arena, old, &msg->n_r_fixed64, &cap_r_fixed64,
               sizeof *msg->r_fixed64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_fixed64 = array;
+          if (msg->r_fixed64 == NULL) {
+            msg->r_fixed64 = old;
+            goto no_memory;
+          }
         }
       more_28:
         p = pbci_read_fixed64(p, end, &u64);
@@ -875,10 +898,13 @@ occurrence:
       case PBCI_TAG(29, PBCI_WT_32BIT): /* repeated sfixed32 r_sfixed32 = 29 */
       field_29:
         if (msg->n_r_sfixed32 == cap_r_sfixed32) {
-          void *array = pbci_start_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
+          void *old = msg->r_sfixed32;
+          msg->r_sfixed32 = pbci_start_run(arena, old, &msg->n_r_sfixed32, &cap_r_sfixed32,
               sizeof *msg->r_sfixed32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_sfixed32 = array;
+          if (msg->r_sfixed32 == NULL) {
+            msg->r_sfixed32 = old;
+            goto no_memory;
+          }
         }
       more_29:
         p = pbci_read_fixed32(p, end, &u32);
@@ -924,10 +950,13 @@ occurrence:
       case PBCI_TAG(30, PBCI_WT_64BIT): /* repeated sfixed64 r_sfixed64 = 30 */
       field_30:
         if (msg->n_r_sfixed64 == cap_r_sfixed64) {
-          void *array = pbci_start_run(arena, msg->r_sfixed64, &msg->n_r_sfixed64, &cap_r_sfixed64,
+          void *old = msg->r_sfixed64;
+          msg->r_sfixed64 = pbci_start_run(arena, old, &msg->n_r_sfixed64, &cap_r_sfixed64,
               sizeof *msg->r_sfixed64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_sfixed64 = array;
+          if (msg->r_sfixed64 == NULL) {
+            msg->r_sfixed64 = old;
+            goto no_memory;
+          }
         }
       more_30:
         p = pbci_read_fixed64(p, end, &u64);
@@ -973,10 +1002,13 @@ occurrence:
       case PBCI_TAG(31, PBCI_WT_32BIT): /* repeated float r_float = 31 */
       field_31:
         if (msg->n_r_float == cap_r_float) {
-          void *array = pbci_start_run(arena, msg->r_float, &msg->n_r_float, &cap_r_float,
+          void *old = msg->r_float;
+          msg->r_float = pbci_start_run(arena, old, &msg->n_r_float, &cap_r_float,
               sizeof *msg->r_float, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_float = array;
+          if (msg->r_float == NULL) {
+            msg->r_float = old;
+            goto no_memory;
+          }
         }
       more_31:
         p = pbci_read_fixed32(p, end, &u32);
@@ -1022,10 +1054,13 @@ occurrence:
       case PBCI_TAG(32, PBCI_WT_64BIT): /* repeated double r_double = 32 */
       field_32:
         if (msg->n_r_double == cap_r_double) {
-          void *array = pbci_start_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
+          void *old = msg->r_double;
+          msg->r_double = pbci_start_run(arena, old, &msg->n_r_double, &cap_r_double,
               sizeof *msg->r_double, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_double = array;
+          if (msg->r_double == NULL) {
+            msg->r_double = old;
+            goto no_memory;
+          }
         }
       more_32:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1075,10 +1110,13 @@ occurrence:
       case PBCI_TAG(33, PBCI_WT_32BIT): /* repeated bool r_bool = 33 */
       field_33:
         if (msg->n_r_bool == cap_r_bool) {
-          void *array = pbci_grow_run(arena, msg->r_bool, &msg->n_r_bool, &cap_r_bool,
+          void *old = msg->r_bool;
+          msg->r_bool = pbci_grow_run(arena, old, &msg->n_r_bool, &cap_r_bool,
               sizeof *msg->r_bool, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r_bool = array;
+          if (msg->r_bool == NULL) {
+            msg->r_bool = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -1121,10 +1159,13 @@ occurrence:
       case PBCI_TAG(34, PBCI_WT_LEN): /* repeated string r_string = 34 */
       field_34:
         if (msg->n_r_string == cap_r_string) {
-          void *array = pbci_start_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
+          void *old = msg->r_string;
+          msg->r_string = pbci_start_run(arena, old, &msg->n_r_string, &cap_r_string,
               sizeof *msg->r_string, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_string = array;
+          if (msg->r_string == NULL) {
+            msg->r_string = old;
+            goto no_memory;
+          }
         }
       more_34:
         {
@@ -1151,10 +1192,13 @@ occurrence:
       case PBCI_TAG(35, PBCI_WT_LEN): /* repeated bytes r_bytes = 35 */
       field_35:
         if (msg->n_r_bytes == cap_r_bytes) {
-          void *array = pbci_start_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
+          void *old = msg->r_bytes;
+          msg->r_bytes = pbci_start_run(arena, old, &msg->n_r_bytes, &cap_r_bytes,
               sizeof *msg->r_bytes, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_bytes = array;
+          if (msg->r_bytes == NULL) {
+            msg->r_bytes = old;
+            goto no_memory;
+          }
         }
       more_35:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
@@ -1178,10 +1222,13 @@ occurrence:
       case PBCI_TAG(36, PBCI_WT_VARINT): /* repeated iter.test.Color r_enum = 36 */
       field_36:
         if (msg->n_r_enum == cap_r_enum) {
-          void *array = pbci_start_run(arena, msg->r_enum, &msg->n_r_enum, &cap_r_enum,
+          void *old = msg->r_enum;
+          msg->r_enum = pbci_start_run(arena, old, &msg->n_r_enum, &cap_r_enum,
               sizeof *msg->r_enum, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_enum = array;
+          if (msg->r_enum == NULL) {
+            msg->r_enum = old;
+            goto no_memory;
+          }
         }
       more_36:
         p = pbci_read_varint(p, end, &v);
@@ -1227,10 +1274,13 @@ occurrence:
       case PBCI_TAG(37, PBCI_WT_LEN): /* repeated iter.test.Scalars2 r_self = 37 */
       field_37:
         if (msg->n_r_self == cap_r_self) {
-          void *array = pbci_message_room(arena, msg->r_self, &msg->n_r_self, &cap_r_self,
+          void *old = msg->r_self;
+          msg->r_self = pbci_message_room(arena, old, &msg->n_r_self, &cap_r_self,
               sizeof *msg->r_self, buffered.r_self, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_self = array;
+          if (msg->r_self == NULL) {
+            msg->r_self = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -1251,10 +1301,12 @@ occurrence:
         }
         if (msg->r_self == buffered.r_self) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r_self, &msg->n_r_self, &cap_r_self,
+          msg->r_self = pbci_close_run(arena, buffered.r_self, &msg->n_r_self, &cap_r_self,
               sizeof *msg->r_self);
-          if (array == NULL) goto no_memory;
-          msg->r_self = array;
+          if (msg->r_self == NULL) {
+            msg->r_self = buffered.r_self; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xca, 0x02))) {
           field = p;

@@ -587,11 +587,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->value == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__Leaf *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
-          msg->value = sub;
-          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->value = pbci_alloc(arena, sizeof *msg->value);
+          if (msg->value == NULL) goto no_memory;
+          PBCI_SET_UP(msg->value, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->value, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x12, value_end};
@@ -1538,11 +1537,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->value == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__All3 *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
-          msg->value = sub;
-          r = iter__test3__all3__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->value = pbci_alloc(arena, sizeof *msg->value);
+          if (msg->value == NULL) goto no_memory;
+          PBCI_SET_UP(msg->value, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
+          r = iter__test3__all3__iter_decode(msg->value, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x12, value_end};
@@ -1958,11 +1956,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->deeper == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__All3__Nested__Deeper *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__All3__Nested__Deeper, ITER__TEST3__ALL3__NESTED__DEEPER__INIT, iter__test3__all3__nested__deeper__iter_prototype);
-          msg->deeper = sub;
-          r = iter__test3__all3__nested__deeper__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->deeper = pbci_alloc(arena, sizeof *msg->deeper);
+          if (msg->deeper == NULL) goto no_memory;
+          PBCI_SET_UP(msg->deeper, Iter__Test3__All3__Nested__Deeper, ITER__TEST3__ALL3__NESTED__DEEPER__INIT, iter__test3__all3__nested__deeper__iter_prototype);
+          r = iter__test3__all3__nested__deeper__iter_decode(msg->deeper, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};
@@ -2570,11 +2567,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_leaf == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__Leaf *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
-          msg->f_leaf = sub;
-          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->f_leaf = pbci_alloc(arena, sizeof *msg->f_leaf);
+          if (msg->f_leaf == NULL) goto no_memory;
+          PBCI_SET_UP(msg->f_leaf, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
+          r = iter__test3__leaf__iter_decode(msg->f_leaf, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x18a, value_end};
@@ -2596,11 +2592,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->f_self == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__All3 *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
-          msg->f_self = sub;
-          r = iter__test3__all3__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->f_self = pbci_alloc(arena, sizeof *msg->f_self);
+          if (msg->f_self == NULL) goto no_memory;
+          PBCI_SET_UP(msg->f_self, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
+          r = iter__test3__all3__iter_decode(msg->f_self, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x192, value_end};
@@ -2807,10 +2802,13 @@ occurrence:
       case PBCI_TAG(27, PBCI_WT_LEN): /* repeated string r_string = 27 */
       field_27:
         if (msg->n_r_string == cap_r_string) {
-          void *array = pbci_start_run(arena, msg->r_string, &msg->n_r_string, &cap_r_string,
+          void *old = msg->r_string;
+          msg->r_string = pbci_start_run(arena, old, &msg->n_r_string, &cap_r_string,
               sizeof *msg->r_string, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_string = array;
+          if (msg->r_string == NULL) {
+            msg->r_string = old;
+            goto no_memory;
+          }
         }
       more_27:
         {
@@ -2837,10 +2835,13 @@ occurrence:
       case PBCI_TAG(28, PBCI_WT_LEN): /* repeated bytes r_bytes = 28 */
       field_28:
         if (msg->n_r_bytes == cap_r_bytes) {
-          void *array = pbci_start_run(arena, msg->r_bytes, &msg->n_r_bytes, &cap_r_bytes,
+          void *old = msg->r_bytes;
+          msg->r_bytes = pbci_start_run(arena, old, &msg->n_r_bytes, &cap_r_bytes,
               sizeof *msg->r_bytes, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_bytes = array;
+          if (msg->r_bytes == NULL) {
+            msg->r_bytes = old;
+            goto no_memory;
+          }
         }
       more_28:
         p = pbci_take_bytes(arena, &msg->r_bytes[msg->n_r_bytes], p, end, &r);
@@ -2895,10 +2896,13 @@ occurrence:
       case PBCI_TAG(30, PBCI_WT_LEN): /* repeated iter.test3.Leaf r_leaf = 30 */
       field_30:
         if (msg->n_r_leaf == cap_r_leaf) {
-          void *array = pbci_message_room(arena, msg->r_leaf, &msg->n_r_leaf, &cap_r_leaf,
+          void *old = msg->r_leaf;
+          msg->r_leaf = pbci_message_room(arena, old, &msg->n_r_leaf, &cap_r_leaf,
               sizeof *msg->r_leaf, buffered.r_leaf, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_leaf = array;
+          if (msg->r_leaf == NULL) {
+            msg->r_leaf = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -2919,10 +2923,12 @@ occurrence:
         }
         if (msg->r_leaf == buffered.r_leaf) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r_leaf, &msg->n_r_leaf, &cap_r_leaf,
+          msg->r_leaf = pbci_close_run(arena, buffered.r_leaf, &msg->n_r_leaf, &cap_r_leaf,
               sizeof *msg->r_leaf);
-          if (array == NULL) goto no_memory;
-          msg->r_leaf = array;
+          if (msg->r_leaf == NULL) {
+            msg->r_leaf = buffered.r_leaf; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfd, 0x01))) {
           field = p;
@@ -2933,10 +2939,13 @@ occurrence:
       case PBCI_TAG(31, PBCI_WT_32BIT): /* repeated sfixed32 r_sfixed32 = 31 */
       field_31:
         if (msg->n_r_sfixed32 == cap_r_sfixed32) {
-          void *array = pbci_start_run(arena, msg->r_sfixed32, &msg->n_r_sfixed32, &cap_r_sfixed32,
+          void *old = msg->r_sfixed32;
+          msg->r_sfixed32 = pbci_start_run(arena, old, &msg->n_r_sfixed32, &cap_r_sfixed32,
               sizeof *msg->r_sfixed32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_sfixed32 = array;
+          if (msg->r_sfixed32 == NULL) {
+            msg->r_sfixed32 = old;
+            goto no_memory;
+          }
         }
       more_31:
         p = pbci_read_fixed32(p, end, &u32);
@@ -2982,10 +2991,13 @@ occurrence:
       case PBCI_TAG(32, PBCI_WT_64BIT): /* repeated double r_double = 32 */
       field_32:
         if (msg->n_r_double == cap_r_double) {
-          void *array = pbci_start_run(arena, msg->r_double, &msg->n_r_double, &cap_r_double,
+          void *old = msg->r_double;
+          msg->r_double = pbci_start_run(arena, old, &msg->n_r_double, &cap_r_double,
               sizeof *msg->r_double, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r_double = array;
+          if (msg->r_double == NULL) {
+            msg->r_double = old;
+            goto no_memory;
+          }
         }
       more_32:
         p = pbci_read_fixed64(p, end, &u64);
@@ -3078,7 +3090,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
           msg->c_leaf = sub;
           msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_LEAF;
-          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__test3__leaf__iter_decode(msg->c_leaf, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2da, value_end};
@@ -3146,7 +3158,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Test3__All3, ITER__TEST3__ALL3__INIT, iter__test3__all3__iter_prototype);
           msg->c_self = sub;
           msg->choice_case = ITER__TEST3__ALL3__CHOICE_C_SELF;
-          r = iter__test3__all3__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__test3__all3__iter_decode(msg->c_self, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2fa, value_end};
@@ -3198,7 +3210,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Test3__Leaf, ITER__TEST3__LEAF__INIT, iter__test3__leaf__iter_prototype);
           msg->o_leaf = sub;
           msg->other_choice_case = ITER__TEST3__ALL3__OTHER_CHOICE_O_LEAF;
-          r = iter__test3__leaf__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__test3__leaf__iter_decode(msg->o_leaf, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x39a, value_end};
@@ -3241,10 +3253,13 @@ occurrence:
       case PBCI_TAG(60, PBCI_WT_LEN): /* repeated iter.test3.All3.MInt32StringEntry m_int32_string = 60 */
       field_60:
         if (msg->n_m_int32_string == cap_m_int32_string) {
-          void *array = pbci_message_room(arena, msg->m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
+          void *old = msg->m_int32_string;
+          msg->m_int32_string = pbci_message_room(arena, old, &msg->n_m_int32_string, &cap_m_int32_string,
               sizeof *msg->m_int32_string, buffered.m_int32_string, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_int32_string = array;
+          if (msg->m_int32_string == NULL) {
+            msg->m_int32_string = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3265,10 +3280,12 @@ occurrence:
         }
         if (msg->m_int32_string == buffered.m_int32_string) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
+          msg->m_int32_string = pbci_close_run(arena, buffered.m_int32_string, &msg->n_m_int32_string, &cap_m_int32_string,
               sizeof *msg->m_int32_string);
-          if (array == NULL) goto no_memory;
-          msg->m_int32_string = array;
+          if (msg->m_int32_string == NULL) {
+            msg->m_int32_string = buffered.m_int32_string; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xea, 0x03))) {
           field = p;
@@ -3279,10 +3296,13 @@ occurrence:
       case PBCI_TAG(61, PBCI_WT_LEN): /* repeated iter.test3.All3.MInt64Int64Entry m_int64_int64 = 61 */
       field_61:
         if (msg->n_m_int64_int64 == cap_m_int64_int64) {
-          void *array = pbci_message_room(arena, msg->m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
+          void *old = msg->m_int64_int64;
+          msg->m_int64_int64 = pbci_message_room(arena, old, &msg->n_m_int64_int64, &cap_m_int64_int64,
               sizeof *msg->m_int64_int64, buffered.m_int64_int64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_int64_int64 = array;
+          if (msg->m_int64_int64 == NULL) {
+            msg->m_int64_int64 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3303,10 +3323,12 @@ occurrence:
         }
         if (msg->m_int64_int64 == buffered.m_int64_int64) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
+          msg->m_int64_int64 = pbci_close_run(arena, buffered.m_int64_int64, &msg->n_m_int64_int64, &cap_m_int64_int64,
               sizeof *msg->m_int64_int64);
-          if (array == NULL) goto no_memory;
-          msg->m_int64_int64 = array;
+          if (msg->m_int64_int64 == NULL) {
+            msg->m_int64_int64 = buffered.m_int64_int64; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xf2, 0x03))) {
           field = p;
@@ -3317,10 +3339,13 @@ occurrence:
       case PBCI_TAG(62, PBCI_WT_LEN): /* repeated iter.test3.All3.MUint32BytesEntry m_uint32_bytes = 62 */
       field_62:
         if (msg->n_m_uint32_bytes == cap_m_uint32_bytes) {
-          void *array = pbci_message_room(arena, msg->m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
+          void *old = msg->m_uint32_bytes;
+          msg->m_uint32_bytes = pbci_message_room(arena, old, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
               sizeof *msg->m_uint32_bytes, buffered.m_uint32_bytes, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_uint32_bytes = array;
+          if (msg->m_uint32_bytes == NULL) {
+            msg->m_uint32_bytes = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3341,10 +3366,12 @@ occurrence:
         }
         if (msg->m_uint32_bytes == buffered.m_uint32_bytes) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
+          msg->m_uint32_bytes = pbci_close_run(arena, buffered.m_uint32_bytes, &msg->n_m_uint32_bytes, &cap_m_uint32_bytes,
               sizeof *msg->m_uint32_bytes);
-          if (array == NULL) goto no_memory;
-          msg->m_uint32_bytes = array;
+          if (msg->m_uint32_bytes == NULL) {
+            msg->m_uint32_bytes = buffered.m_uint32_bytes; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xfa, 0x03))) {
           field = p;
@@ -3355,10 +3382,13 @@ occurrence:
       case PBCI_TAG(63, PBCI_WT_LEN): /* repeated iter.test3.All3.MUint64LeafEntry m_uint64_leaf = 63 */
       field_63:
         if (msg->n_m_uint64_leaf == cap_m_uint64_leaf) {
-          void *array = pbci_message_room(arena, msg->m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
+          void *old = msg->m_uint64_leaf;
+          msg->m_uint64_leaf = pbci_message_room(arena, old, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
               sizeof *msg->m_uint64_leaf, buffered.m_uint64_leaf, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_uint64_leaf = array;
+          if (msg->m_uint64_leaf == NULL) {
+            msg->m_uint64_leaf = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3379,10 +3409,12 @@ occurrence:
         }
         if (msg->m_uint64_leaf == buffered.m_uint64_leaf) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
+          msg->m_uint64_leaf = pbci_close_run(arena, buffered.m_uint64_leaf, &msg->n_m_uint64_leaf, &cap_m_uint64_leaf,
               sizeof *msg->m_uint64_leaf);
-          if (array == NULL) goto no_memory;
-          msg->m_uint64_leaf = array;
+          if (msg->m_uint64_leaf == NULL) {
+            msg->m_uint64_leaf = buffered.m_uint64_leaf; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x04))) {
           field = p;
@@ -3393,10 +3425,13 @@ occurrence:
       case PBCI_TAG(64, PBCI_WT_LEN): /* repeated iter.test3.All3.MSint32EnumEntry m_sint32_enum = 64 */
       field_64:
         if (msg->n_m_sint32_enum == cap_m_sint32_enum) {
-          void *array = pbci_message_room(arena, msg->m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
+          void *old = msg->m_sint32_enum;
+          msg->m_sint32_enum = pbci_message_room(arena, old, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
               sizeof *msg->m_sint32_enum, buffered.m_sint32_enum, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_sint32_enum = array;
+          if (msg->m_sint32_enum == NULL) {
+            msg->m_sint32_enum = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3417,10 +3452,12 @@ occurrence:
         }
         if (msg->m_sint32_enum == buffered.m_sint32_enum) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
+          msg->m_sint32_enum = pbci_close_run(arena, buffered.m_sint32_enum, &msg->n_m_sint32_enum, &cap_m_sint32_enum,
               sizeof *msg->m_sint32_enum);
-          if (array == NULL) goto no_memory;
-          msg->m_sint32_enum = array;
+          if (msg->m_sint32_enum == NULL) {
+            msg->m_sint32_enum = buffered.m_sint32_enum; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x8a, 0x04))) {
           field = p;
@@ -3431,10 +3468,13 @@ occurrence:
       case PBCI_TAG(65, PBCI_WT_LEN): /* repeated iter.test3.All3.MSint64DoubleEntry m_sint64_double = 65 */
       field_65:
         if (msg->n_m_sint64_double == cap_m_sint64_double) {
-          void *array = pbci_message_room(arena, msg->m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
+          void *old = msg->m_sint64_double;
+          msg->m_sint64_double = pbci_message_room(arena, old, &msg->n_m_sint64_double, &cap_m_sint64_double,
               sizeof *msg->m_sint64_double, buffered.m_sint64_double, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_sint64_double = array;
+          if (msg->m_sint64_double == NULL) {
+            msg->m_sint64_double = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3455,10 +3495,12 @@ occurrence:
         }
         if (msg->m_sint64_double == buffered.m_sint64_double) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
+          msg->m_sint64_double = pbci_close_run(arena, buffered.m_sint64_double, &msg->n_m_sint64_double, &cap_m_sint64_double,
               sizeof *msg->m_sint64_double);
-          if (array == NULL) goto no_memory;
-          msg->m_sint64_double = array;
+          if (msg->m_sint64_double == NULL) {
+            msg->m_sint64_double = buffered.m_sint64_double; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x92, 0x04))) {
           field = p;
@@ -3469,10 +3511,13 @@ occurrence:
       case PBCI_TAG(66, PBCI_WT_LEN): /* repeated iter.test3.All3.MFixed32FloatEntry m_fixed32_float = 66 */
       field_66:
         if (msg->n_m_fixed32_float == cap_m_fixed32_float) {
-          void *array = pbci_message_room(arena, msg->m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
+          void *old = msg->m_fixed32_float;
+          msg->m_fixed32_float = pbci_message_room(arena, old, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
               sizeof *msg->m_fixed32_float, buffered.m_fixed32_float, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_fixed32_float = array;
+          if (msg->m_fixed32_float == NULL) {
+            msg->m_fixed32_float = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3493,10 +3538,12 @@ occurrence:
         }
         if (msg->m_fixed32_float == buffered.m_fixed32_float) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
+          msg->m_fixed32_float = pbci_close_run(arena, buffered.m_fixed32_float, &msg->n_m_fixed32_float, &cap_m_fixed32_float,
               sizeof *msg->m_fixed32_float);
-          if (array == NULL) goto no_memory;
-          msg->m_fixed32_float = array;
+          if (msg->m_fixed32_float == NULL) {
+            msg->m_fixed32_float = buffered.m_fixed32_float; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x9a, 0x04))) {
           field = p;
@@ -3507,10 +3554,13 @@ occurrence:
       case PBCI_TAG(67, PBCI_WT_LEN): /* repeated iter.test3.All3.MFixed64BoolEntry m_fixed64_bool = 67 */
       field_67:
         if (msg->n_m_fixed64_bool == cap_m_fixed64_bool) {
-          void *array = pbci_message_room(arena, msg->m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
+          void *old = msg->m_fixed64_bool;
+          msg->m_fixed64_bool = pbci_message_room(arena, old, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
               sizeof *msg->m_fixed64_bool, buffered.m_fixed64_bool, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_fixed64_bool = array;
+          if (msg->m_fixed64_bool == NULL) {
+            msg->m_fixed64_bool = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3531,10 +3581,12 @@ occurrence:
         }
         if (msg->m_fixed64_bool == buffered.m_fixed64_bool) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
+          msg->m_fixed64_bool = pbci_close_run(arena, buffered.m_fixed64_bool, &msg->n_m_fixed64_bool, &cap_m_fixed64_bool,
               sizeof *msg->m_fixed64_bool);
-          if (array == NULL) goto no_memory;
-          msg->m_fixed64_bool = array;
+          if (msg->m_fixed64_bool == NULL) {
+            msg->m_fixed64_bool = buffered.m_fixed64_bool; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa2, 0x04))) {
           field = p;
@@ -3545,10 +3597,13 @@ occurrence:
       case PBCI_TAG(68, PBCI_WT_LEN): /* repeated iter.test3.All3.MSfixed32Sfixed64Entry m_sfixed32_sfixed64 = 68 */
       field_68:
         if (msg->n_m_sfixed32_sfixed64 == cap_m_sfixed32_sfixed64) {
-          void *array = pbci_message_room(arena, msg->m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
+          void *old = msg->m_sfixed32_sfixed64;
+          msg->m_sfixed32_sfixed64 = pbci_message_room(arena, old, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
               sizeof *msg->m_sfixed32_sfixed64, buffered.m_sfixed32_sfixed64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_sfixed32_sfixed64 = array;
+          if (msg->m_sfixed32_sfixed64 == NULL) {
+            msg->m_sfixed32_sfixed64 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3569,10 +3624,12 @@ occurrence:
         }
         if (msg->m_sfixed32_sfixed64 == buffered.m_sfixed32_sfixed64) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
+          msg->m_sfixed32_sfixed64 = pbci_close_run(arena, buffered.m_sfixed32_sfixed64, &msg->n_m_sfixed32_sfixed64, &cap_m_sfixed32_sfixed64,
               sizeof *msg->m_sfixed32_sfixed64);
-          if (array == NULL) goto no_memory;
-          msg->m_sfixed32_sfixed64 = array;
+          if (msg->m_sfixed32_sfixed64 == NULL) {
+            msg->m_sfixed32_sfixed64 = buffered.m_sfixed32_sfixed64; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xaa, 0x04))) {
           field = p;
@@ -3583,10 +3640,13 @@ occurrence:
       case PBCI_TAG(69, PBCI_WT_LEN): /* repeated iter.test3.All3.MSfixed64Fixed32Entry m_sfixed64_fixed32 = 69 */
       field_69:
         if (msg->n_m_sfixed64_fixed32 == cap_m_sfixed64_fixed32) {
-          void *array = pbci_message_room(arena, msg->m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
+          void *old = msg->m_sfixed64_fixed32;
+          msg->m_sfixed64_fixed32 = pbci_message_room(arena, old, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
               sizeof *msg->m_sfixed64_fixed32, buffered.m_sfixed64_fixed32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_sfixed64_fixed32 = array;
+          if (msg->m_sfixed64_fixed32 == NULL) {
+            msg->m_sfixed64_fixed32 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3607,10 +3667,12 @@ occurrence:
         }
         if (msg->m_sfixed64_fixed32 == buffered.m_sfixed64_fixed32) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
+          msg->m_sfixed64_fixed32 = pbci_close_run(arena, buffered.m_sfixed64_fixed32, &msg->n_m_sfixed64_fixed32, &cap_m_sfixed64_fixed32,
               sizeof *msg->m_sfixed64_fixed32);
-          if (array == NULL) goto no_memory;
-          msg->m_sfixed64_fixed32 = array;
+          if (msg->m_sfixed64_fixed32 == NULL) {
+            msg->m_sfixed64_fixed32 = buffered.m_sfixed64_fixed32; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb2, 0x04))) {
           field = p;
@@ -3621,10 +3683,13 @@ occurrence:
       case PBCI_TAG(70, PBCI_WT_LEN): /* repeated iter.test3.All3.MBoolUint32Entry m_bool_uint32 = 70 */
       field_70:
         if (msg->n_m_bool_uint32 == cap_m_bool_uint32) {
-          void *array = pbci_message_room(arena, msg->m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
+          void *old = msg->m_bool_uint32;
+          msg->m_bool_uint32 = pbci_message_room(arena, old, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
               sizeof *msg->m_bool_uint32, buffered.m_bool_uint32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_bool_uint32 = array;
+          if (msg->m_bool_uint32 == NULL) {
+            msg->m_bool_uint32 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3645,10 +3710,12 @@ occurrence:
         }
         if (msg->m_bool_uint32 == buffered.m_bool_uint32) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
+          msg->m_bool_uint32 = pbci_close_run(arena, buffered.m_bool_uint32, &msg->n_m_bool_uint32, &cap_m_bool_uint32,
               sizeof *msg->m_bool_uint32);
-          if (array == NULL) goto no_memory;
-          msg->m_bool_uint32 = array;
+          if (msg->m_bool_uint32 == NULL) {
+            msg->m_bool_uint32 = buffered.m_bool_uint32; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xba, 0x04))) {
           field = p;
@@ -3659,10 +3726,13 @@ occurrence:
       case PBCI_TAG(71, PBCI_WT_LEN): /* repeated iter.test3.All3.MStringSelfEntry m_string_self = 71 */
       field_71:
         if (msg->n_m_string_self == cap_m_string_self) {
-          void *array = pbci_message_room(arena, msg->m_string_self, &msg->n_m_string_self, &cap_m_string_self,
+          void *old = msg->m_string_self;
+          msg->m_string_self = pbci_message_room(arena, old, &msg->n_m_string_self, &cap_m_string_self,
               sizeof *msg->m_string_self, buffered.m_string_self, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_string_self = array;
+          if (msg->m_string_self == NULL) {
+            msg->m_string_self = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3683,10 +3753,12 @@ occurrence:
         }
         if (msg->m_string_self == buffered.m_string_self) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_string_self, &msg->n_m_string_self, &cap_m_string_self,
+          msg->m_string_self = pbci_close_run(arena, buffered.m_string_self, &msg->n_m_string_self, &cap_m_string_self,
               sizeof *msg->m_string_self);
-          if (array == NULL) goto no_memory;
-          msg->m_string_self = array;
+          if (msg->m_string_self == NULL) {
+            msg->m_string_self = buffered.m_string_self; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xc2, 0x04))) {
           field = p;
@@ -3697,10 +3769,13 @@ occurrence:
       case PBCI_TAG(72, PBCI_WT_LEN): /* repeated iter.test3.All3.MStringStringEntry m_string_string = 72 */
       field_72:
         if (msg->n_m_string_string == cap_m_string_string) {
-          void *array = pbci_message_room(arena, msg->m_string_string, &msg->n_m_string_string, &cap_m_string_string,
+          void *old = msg->m_string_string;
+          msg->m_string_string = pbci_message_room(arena, old, &msg->n_m_string_string, &cap_m_string_string,
               sizeof *msg->m_string_string, buffered.m_string_string, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->m_string_string = array;
+          if (msg->m_string_string == NULL) {
+            msg->m_string_string = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3721,10 +3796,12 @@ occurrence:
         }
         if (msg->m_string_string == buffered.m_string_string) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.m_string_string, &msg->n_m_string_string, &cap_m_string_string,
+          msg->m_string_string = pbci_close_run(arena, buffered.m_string_string, &msg->n_m_string_string, &cap_m_string_string,
               sizeof *msg->m_string_string);
-          if (array == NULL) goto no_memory;
-          msg->m_string_string = array;
+          if (msg->m_string_string == NULL) {
+            msg->m_string_string = buffered.m_string_string; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x82, 0x05))) {
           field = p;
@@ -3739,11 +3816,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->nested == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Test3__All3__Nested *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Test3__All3__Nested, ITER__TEST3__ALL3__NESTED__INIT, iter__test3__all3__nested__iter_prototype);
-          msg->nested = sub;
-          r = iter__test3__all3__nested__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->nested = pbci_alloc(arena, sizeof *msg->nested);
+          if (msg->nested == NULL) goto no_memory;
+          PBCI_SET_UP(msg->nested, Iter__Test3__All3__Nested, ITER__TEST3__ALL3__NESTED__INIT, iter__test3__all3__nested__iter_prototype);
+          r = iter__test3__all3__nested__iter_decode(msg->nested, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x582, value_end};

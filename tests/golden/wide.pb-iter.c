@@ -578,10 +578,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated sint64 r2 = 2 */
       field_2:
         if (msg->n_r2 == cap_r2) {
-          void *array = pbci_start_run(arena, msg->r2, &msg->n_r2, &cap_r2,
+          void *old = msg->r2;
+          msg->r2 = pbci_start_run(arena, old, &msg->n_r2, &cap_r2,
               sizeof *msg->r2, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r2 = array;
+          if (msg->r2 == NULL) {
+            msg->r2 = old;
+            goto no_memory;
+          }
         }
       more_2:
         p = pbci_read_varint(p, end, &v);
@@ -658,10 +661,13 @@ occurrence:
       case PBCI_TAG(4, PBCI_WT_64BIT): /* repeated double r4 = 4 */
       field_4:
         if (msg->n_r4 == cap_r4) {
-          void *array = pbci_start_run(arena, msg->r4, &msg->n_r4, &cap_r4,
+          void *old = msg->r4;
+          msg->r4 = pbci_start_run(arena, old, &msg->n_r4, &cap_r4,
               sizeof *msg->r4, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r4 = array;
+          if (msg->r4 == NULL) {
+            msg->r4 = old;
+            goto no_memory;
+          }
         }
       more_4:
         p = pbci_read_fixed64(p, end, &u64);
@@ -711,10 +717,13 @@ occurrence:
       case PBCI_TAG(5, PBCI_WT_32BIT): /* repeated bool r5 = 5 */
       field_5:
         if (msg->n_r5 == cap_r5) {
-          void *array = pbci_grow_run(arena, msg->r5, &msg->n_r5, &cap_r5,
+          void *old = msg->r5;
+          msg->r5 = pbci_grow_run(arena, old, &msg->n_r5, &cap_r5,
               sizeof *msg->r5, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r5 = array;
+          if (msg->r5 == NULL) {
+            msg->r5 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -757,10 +766,13 @@ occurrence:
       case PBCI_TAG(6, PBCI_WT_LEN): /* repeated string r6 = 6 */
       field_6:
         if (msg->n_r6 == cap_r6) {
-          void *array = pbci_start_run(arena, msg->r6, &msg->n_r6, &cap_r6,
+          void *old = msg->r6;
+          msg->r6 = pbci_start_run(arena, old, &msg->n_r6, &cap_r6,
               sizeof *msg->r6, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r6 = array;
+          if (msg->r6 == NULL) {
+            msg->r6 = old;
+            goto no_memory;
+          }
         }
       more_6:
         {
@@ -787,10 +799,13 @@ occurrence:
       case PBCI_TAG(7, PBCI_WT_LEN): /* repeated bytes r7 = 7 */
       field_7:
         if (msg->n_r7 == cap_r7) {
-          void *array = pbci_start_run(arena, msg->r7, &msg->n_r7, &cap_r7,
+          void *old = msg->r7;
+          msg->r7 = pbci_start_run(arena, old, &msg->n_r7, &cap_r7,
               sizeof *msg->r7, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r7 = array;
+          if (msg->r7 == NULL) {
+            msg->r7 = old;
+            goto no_memory;
+          }
         }
       more_7:
         p = pbci_take_bytes(arena, &msg->r7[msg->n_r7], p, end, &r);
@@ -814,10 +829,13 @@ occurrence:
       case PBCI_TAG(8, PBCI_WT_LEN): /* repeated iter.wide.Item r8 = 8 */
       field_8:
         if (msg->n_r8 == cap_r8) {
-          void *array = pbci_message_room(arena, msg->r8, &msg->n_r8, &cap_r8,
+          void *old = msg->r8;
+          msg->r8 = pbci_message_room(arena, old, &msg->n_r8, &cap_r8,
               sizeof *msg->r8, buffered.r8, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r8 = array;
+          if (msg->r8 == NULL) {
+            msg->r8 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -838,10 +856,12 @@ occurrence:
         }
         if (msg->r8 == buffered.r8) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r8, &msg->n_r8, &cap_r8,
+          msg->r8 = pbci_close_run(arena, buffered.r8, &msg->n_r8, &cap_r8,
               sizeof *msg->r8);
-          if (array == NULL) goto no_memory;
-          msg->r8 = array;
+          if (msg->r8 == NULL) {
+            msg->r8 = buffered.r8; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x48)) {
           field = p;
@@ -852,10 +872,13 @@ occurrence:
       case PBCI_TAG(9, PBCI_WT_VARINT): /* repeated uint32 r9 = 9 */
       field_9:
         if (msg->n_r9 == cap_r9) {
-          void *array = pbci_start_run(arena, msg->r9, &msg->n_r9, &cap_r9,
+          void *old = msg->r9;
+          msg->r9 = pbci_start_run(arena, old, &msg->n_r9, &cap_r9,
               sizeof *msg->r9, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r9 = array;
+          if (msg->r9 == NULL) {
+            msg->r9 = old;
+            goto no_memory;
+          }
         }
       more_9:
         p = pbci_read_varint(p, end, &v);
@@ -901,10 +924,13 @@ occurrence:
       case PBCI_TAG(10, PBCI_WT_64BIT): /* repeated fixed64 r10 = 10 */
       field_10:
         if (msg->n_r10 == cap_r10) {
-          void *array = pbci_start_run(arena, msg->r10, &msg->n_r10, &cap_r10,
+          void *old = msg->r10;
+          msg->r10 = pbci_start_run(arena, old, &msg->n_r10, &cap_r10,
               sizeof *msg->r10, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r10 = array;
+          if (msg->r10 == NULL) {
+            msg->r10 = old;
+            goto no_memory;
+          }
         }
       more_10:
         p = pbci_read_fixed64(p, end, &u64);
@@ -981,10 +1007,13 @@ occurrence:
       case PBCI_TAG(12, PBCI_WT_VARINT): /* repeated sint64 r12 = 12 */
       field_12:
         if (msg->n_r12 == cap_r12) {
-          void *array = pbci_start_run(arena, msg->r12, &msg->n_r12, &cap_r12,
+          void *old = msg->r12;
+          msg->r12 = pbci_start_run(arena, old, &msg->n_r12, &cap_r12,
               sizeof *msg->r12, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r12 = array;
+          if (msg->r12 == NULL) {
+            msg->r12 = old;
+            goto no_memory;
+          }
         }
       more_12:
         p = pbci_read_varint(p, end, &v);
@@ -1061,10 +1090,13 @@ occurrence:
       case PBCI_TAG(14, PBCI_WT_64BIT): /* repeated double r14 = 14 */
       field_14:
         if (msg->n_r14 == cap_r14) {
-          void *array = pbci_start_run(arena, msg->r14, &msg->n_r14, &cap_r14,
+          void *old = msg->r14;
+          msg->r14 = pbci_start_run(arena, old, &msg->n_r14, &cap_r14,
               sizeof *msg->r14, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r14 = array;
+          if (msg->r14 == NULL) {
+            msg->r14 = old;
+            goto no_memory;
+          }
         }
       more_14:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1114,10 +1146,13 @@ occurrence:
       case PBCI_TAG(15, PBCI_WT_32BIT): /* repeated bool r15 = 15 */
       field_15:
         if (msg->n_r15 == cap_r15) {
-          void *array = pbci_grow_run(arena, msg->r15, &msg->n_r15, &cap_r15,
+          void *old = msg->r15;
+          msg->r15 = pbci_grow_run(arena, old, &msg->n_r15, &cap_r15,
               sizeof *msg->r15, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r15 = array;
+          if (msg->r15 == NULL) {
+            msg->r15 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -1160,10 +1195,13 @@ occurrence:
       case PBCI_TAG(16, PBCI_WT_LEN): /* repeated string r16 = 16 */
       field_16:
         if (msg->n_r16 == cap_r16) {
-          void *array = pbci_start_run(arena, msg->r16, &msg->n_r16, &cap_r16,
+          void *old = msg->r16;
+          msg->r16 = pbci_start_run(arena, old, &msg->n_r16, &cap_r16,
               sizeof *msg->r16, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r16 = array;
+          if (msg->r16 == NULL) {
+            msg->r16 = old;
+            goto no_memory;
+          }
         }
       more_16:
         {
@@ -1190,10 +1228,13 @@ occurrence:
       case PBCI_TAG(17, PBCI_WT_LEN): /* repeated bytes r17 = 17 */
       field_17:
         if (msg->n_r17 == cap_r17) {
-          void *array = pbci_start_run(arena, msg->r17, &msg->n_r17, &cap_r17,
+          void *old = msg->r17;
+          msg->r17 = pbci_start_run(arena, old, &msg->n_r17, &cap_r17,
               sizeof *msg->r17, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r17 = array;
+          if (msg->r17 == NULL) {
+            msg->r17 = old;
+            goto no_memory;
+          }
         }
       more_17:
         p = pbci_take_bytes(arena, &msg->r17[msg->n_r17], p, end, &r);
@@ -1217,10 +1258,13 @@ occurrence:
       case PBCI_TAG(18, PBCI_WT_LEN): /* repeated iter.wide.Item r18 = 18 */
       field_18:
         if (msg->n_r18 == cap_r18) {
-          void *array = pbci_message_room(arena, msg->r18, &msg->n_r18, &cap_r18,
+          void *old = msg->r18;
+          msg->r18 = pbci_message_room(arena, old, &msg->n_r18, &cap_r18,
               sizeof *msg->r18, buffered.r18, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r18 = array;
+          if (msg->r18 == NULL) {
+            msg->r18 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -1241,10 +1285,12 @@ occurrence:
         }
         if (msg->r18 == buffered.r18) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r18, &msg->n_r18, &cap_r18,
+          msg->r18 = pbci_close_run(arena, buffered.r18, &msg->n_r18, &cap_r18,
               sizeof *msg->r18);
-          if (array == NULL) goto no_memory;
-          msg->r18 = array;
+          if (msg->r18 == NULL) {
+            msg->r18 = buffered.r18; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x98, 0x01))) {
           field = p;
@@ -1255,10 +1301,13 @@ occurrence:
       case PBCI_TAG(19, PBCI_WT_VARINT): /* repeated uint32 r19 = 19 */
       field_19:
         if (msg->n_r19 == cap_r19) {
-          void *array = pbci_start_run(arena, msg->r19, &msg->n_r19, &cap_r19,
+          void *old = msg->r19;
+          msg->r19 = pbci_start_run(arena, old, &msg->n_r19, &cap_r19,
               sizeof *msg->r19, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r19 = array;
+          if (msg->r19 == NULL) {
+            msg->r19 = old;
+            goto no_memory;
+          }
         }
       more_19:
         p = pbci_read_varint(p, end, &v);
@@ -1304,10 +1353,13 @@ occurrence:
       case PBCI_TAG(20, PBCI_WT_64BIT): /* repeated fixed64 r20 = 20 */
       field_20:
         if (msg->n_r20 == cap_r20) {
-          void *array = pbci_start_run(arena, msg->r20, &msg->n_r20, &cap_r20,
+          void *old = msg->r20;
+          msg->r20 = pbci_start_run(arena, old, &msg->n_r20, &cap_r20,
               sizeof *msg->r20, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r20 = array;
+          if (msg->r20 == NULL) {
+            msg->r20 = old;
+            goto no_memory;
+          }
         }
       more_20:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1384,10 +1436,13 @@ occurrence:
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated sint64 r22 = 22 */
       field_22:
         if (msg->n_r22 == cap_r22) {
-          void *array = pbci_start_run(arena, msg->r22, &msg->n_r22, &cap_r22,
+          void *old = msg->r22;
+          msg->r22 = pbci_start_run(arena, old, &msg->n_r22, &cap_r22,
               sizeof *msg->r22, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r22 = array;
+          if (msg->r22 == NULL) {
+            msg->r22 = old;
+            goto no_memory;
+          }
         }
       more_22:
         p = pbci_read_varint(p, end, &v);
@@ -1464,10 +1519,13 @@ occurrence:
       case PBCI_TAG(24, PBCI_WT_64BIT): /* repeated double r24 = 24 */
       field_24:
         if (msg->n_r24 == cap_r24) {
-          void *array = pbci_start_run(arena, msg->r24, &msg->n_r24, &cap_r24,
+          void *old = msg->r24;
+          msg->r24 = pbci_start_run(arena, old, &msg->n_r24, &cap_r24,
               sizeof *msg->r24, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r24 = array;
+          if (msg->r24 == NULL) {
+            msg->r24 = old;
+            goto no_memory;
+          }
         }
       more_24:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1517,10 +1575,13 @@ occurrence:
       case PBCI_TAG(25, PBCI_WT_32BIT): /* repeated bool r25 = 25 */
       field_25:
         if (msg->n_r25 == cap_r25) {
-          void *array = pbci_grow_run(arena, msg->r25, &msg->n_r25, &cap_r25,
+          void *old = msg->r25;
+          msg->r25 = pbci_grow_run(arena, old, &msg->n_r25, &cap_r25,
               sizeof *msg->r25, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r25 = array;
+          if (msg->r25 == NULL) {
+            msg->r25 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -1563,10 +1624,13 @@ occurrence:
       case PBCI_TAG(26, PBCI_WT_LEN): /* repeated string r26 = 26 */
       field_26:
         if (msg->n_r26 == cap_r26) {
-          void *array = pbci_start_run(arena, msg->r26, &msg->n_r26, &cap_r26,
+          void *old = msg->r26;
+          msg->r26 = pbci_start_run(arena, old, &msg->n_r26, &cap_r26,
               sizeof *msg->r26, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r26 = array;
+          if (msg->r26 == NULL) {
+            msg->r26 = old;
+            goto no_memory;
+          }
         }
       more_26:
         {
@@ -1593,10 +1657,13 @@ occurrence:
       case PBCI_TAG(27, PBCI_WT_LEN): /* repeated bytes r27 = 27 */
       field_27:
         if (msg->n_r27 == cap_r27) {
-          void *array = pbci_start_run(arena, msg->r27, &msg->n_r27, &cap_r27,
+          void *old = msg->r27;
+          msg->r27 = pbci_start_run(arena, old, &msg->n_r27, &cap_r27,
               sizeof *msg->r27, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r27 = array;
+          if (msg->r27 == NULL) {
+            msg->r27 = old;
+            goto no_memory;
+          }
         }
       more_27:
         p = pbci_take_bytes(arena, &msg->r27[msg->n_r27], p, end, &r);
@@ -1620,10 +1687,13 @@ occurrence:
       case PBCI_TAG(28, PBCI_WT_LEN): /* repeated iter.wide.Item r28 = 28 */
       field_28:
         if (msg->n_r28 == cap_r28) {
-          void *array = pbci_message_room(arena, msg->r28, &msg->n_r28, &cap_r28,
+          void *old = msg->r28;
+          msg->r28 = pbci_message_room(arena, old, &msg->n_r28, &cap_r28,
               sizeof *msg->r28, buffered.r28, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r28 = array;
+          if (msg->r28 == NULL) {
+            msg->r28 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -1644,10 +1714,12 @@ occurrence:
         }
         if (msg->r28 == buffered.r28) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r28, &msg->n_r28, &cap_r28,
+          msg->r28 = pbci_close_run(arena, buffered.r28, &msg->n_r28, &cap_r28,
               sizeof *msg->r28);
-          if (array == NULL) goto no_memory;
-          msg->r28 = array;
+          if (msg->r28 == NULL) {
+            msg->r28 = buffered.r28; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xe8, 0x01))) {
           field = p;
@@ -1658,10 +1730,13 @@ occurrence:
       case PBCI_TAG(29, PBCI_WT_VARINT): /* repeated uint32 r29 = 29 */
       field_29:
         if (msg->n_r29 == cap_r29) {
-          void *array = pbci_start_run(arena, msg->r29, &msg->n_r29, &cap_r29,
+          void *old = msg->r29;
+          msg->r29 = pbci_start_run(arena, old, &msg->n_r29, &cap_r29,
               sizeof *msg->r29, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r29 = array;
+          if (msg->r29 == NULL) {
+            msg->r29 = old;
+            goto no_memory;
+          }
         }
       more_29:
         p = pbci_read_varint(p, end, &v);
@@ -1707,10 +1782,13 @@ occurrence:
       case PBCI_TAG(30, PBCI_WT_64BIT): /* repeated fixed64 r30 = 30 */
       field_30:
         if (msg->n_r30 == cap_r30) {
-          void *array = pbci_start_run(arena, msg->r30, &msg->n_r30, &cap_r30,
+          void *old = msg->r30;
+          msg->r30 = pbci_start_run(arena, old, &msg->n_r30, &cap_r30,
               sizeof *msg->r30, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r30 = array;
+          if (msg->r30 == NULL) {
+            msg->r30 = old;
+            goto no_memory;
+          }
         }
       more_30:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1787,10 +1865,13 @@ occurrence:
       case PBCI_TAG(32, PBCI_WT_VARINT): /* repeated sint64 r32 = 32 */
       field_32:
         if (msg->n_r32 == cap_r32) {
-          void *array = pbci_start_run(arena, msg->r32, &msg->n_r32, &cap_r32,
+          void *old = msg->r32;
+          msg->r32 = pbci_start_run(arena, old, &msg->n_r32, &cap_r32,
               sizeof *msg->r32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r32 = array;
+          if (msg->r32 == NULL) {
+            msg->r32 = old;
+            goto no_memory;
+          }
         }
       more_32:
         p = pbci_read_varint(p, end, &v);
@@ -1867,10 +1948,13 @@ occurrence:
       case PBCI_TAG(34, PBCI_WT_64BIT): /* repeated double r34 = 34 */
       field_34:
         if (msg->n_r34 == cap_r34) {
-          void *array = pbci_start_run(arena, msg->r34, &msg->n_r34, &cap_r34,
+          void *old = msg->r34;
+          msg->r34 = pbci_start_run(arena, old, &msg->n_r34, &cap_r34,
               sizeof *msg->r34, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r34 = array;
+          if (msg->r34 == NULL) {
+            msg->r34 = old;
+            goto no_memory;
+          }
         }
       more_34:
         p = pbci_read_fixed64(p, end, &u64);
@@ -1920,10 +2004,13 @@ occurrence:
       case PBCI_TAG(35, PBCI_WT_32BIT): /* repeated bool r35 = 35 */
       field_35:
         if (msg->n_r35 == cap_r35) {
-          void *array = pbci_grow_run(arena, msg->r35, &msg->n_r35, &cap_r35,
+          void *old = msg->r35;
+          msg->r35 = pbci_grow_run(arena, old, &msg->n_r35, &cap_r35,
               sizeof *msg->r35, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r35 = array;
+          if (msg->r35 == NULL) {
+            msg->r35 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -1966,10 +2053,13 @@ occurrence:
       case PBCI_TAG(36, PBCI_WT_LEN): /* repeated string r36 = 36 */
       field_36:
         if (msg->n_r36 == cap_r36) {
-          void *array = pbci_start_run(arena, msg->r36, &msg->n_r36, &cap_r36,
+          void *old = msg->r36;
+          msg->r36 = pbci_start_run(arena, old, &msg->n_r36, &cap_r36,
               sizeof *msg->r36, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r36 = array;
+          if (msg->r36 == NULL) {
+            msg->r36 = old;
+            goto no_memory;
+          }
         }
       more_36:
         {
@@ -1996,10 +2086,13 @@ occurrence:
       case PBCI_TAG(37, PBCI_WT_LEN): /* repeated bytes r37 = 37 */
       field_37:
         if (msg->n_r37 == cap_r37) {
-          void *array = pbci_start_run(arena, msg->r37, &msg->n_r37, &cap_r37,
+          void *old = msg->r37;
+          msg->r37 = pbci_start_run(arena, old, &msg->n_r37, &cap_r37,
               sizeof *msg->r37, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r37 = array;
+          if (msg->r37 == NULL) {
+            msg->r37 = old;
+            goto no_memory;
+          }
         }
       more_37:
         p = pbci_take_bytes(arena, &msg->r37[msg->n_r37], p, end, &r);
@@ -2023,10 +2116,13 @@ occurrence:
       case PBCI_TAG(38, PBCI_WT_LEN): /* repeated iter.wide.Item r38 = 38 */
       field_38:
         if (msg->n_r38 == cap_r38) {
-          void *array = pbci_message_room(arena, msg->r38, &msg->n_r38, &cap_r38,
+          void *old = msg->r38;
+          msg->r38 = pbci_message_room(arena, old, &msg->n_r38, &cap_r38,
               sizeof *msg->r38, buffered.r38, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r38 = array;
+          if (msg->r38 == NULL) {
+            msg->r38 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -2047,10 +2143,12 @@ occurrence:
         }
         if (msg->r38 == buffered.r38) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r38, &msg->n_r38, &cap_r38,
+          msg->r38 = pbci_close_run(arena, buffered.r38, &msg->n_r38, &cap_r38,
               sizeof *msg->r38);
-          if (array == NULL) goto no_memory;
-          msg->r38 = array;
+          if (msg->r38 == NULL) {
+            msg->r38 = buffered.r38; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xb8, 0x02))) {
           field = p;
@@ -2061,10 +2159,13 @@ occurrence:
       case PBCI_TAG(39, PBCI_WT_VARINT): /* repeated uint32 r39 = 39 */
       field_39:
         if (msg->n_r39 == cap_r39) {
-          void *array = pbci_start_run(arena, msg->r39, &msg->n_r39, &cap_r39,
+          void *old = msg->r39;
+          msg->r39 = pbci_start_run(arena, old, &msg->n_r39, &cap_r39,
               sizeof *msg->r39, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r39 = array;
+          if (msg->r39 == NULL) {
+            msg->r39 = old;
+            goto no_memory;
+          }
         }
       more_39:
         p = pbci_read_varint(p, end, &v);
@@ -2110,10 +2211,13 @@ occurrence:
       case PBCI_TAG(40, PBCI_WT_64BIT): /* repeated fixed64 r40 = 40 */
       field_40:
         if (msg->n_r40 == cap_r40) {
-          void *array = pbci_start_run(arena, msg->r40, &msg->n_r40, &cap_r40,
+          void *old = msg->r40;
+          msg->r40 = pbci_start_run(arena, old, &msg->n_r40, &cap_r40,
               sizeof *msg->r40, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r40 = array;
+          if (msg->r40 == NULL) {
+            msg->r40 = old;
+            goto no_memory;
+          }
         }
       more_40:
         p = pbci_read_fixed64(p, end, &u64);
@@ -2190,10 +2294,13 @@ occurrence:
       case PBCI_TAG(42, PBCI_WT_VARINT): /* repeated sint64 r42 = 42 */
       field_42:
         if (msg->n_r42 == cap_r42) {
-          void *array = pbci_start_run(arena, msg->r42, &msg->n_r42, &cap_r42,
+          void *old = msg->r42;
+          msg->r42 = pbci_start_run(arena, old, &msg->n_r42, &cap_r42,
               sizeof *msg->r42, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r42 = array;
+          if (msg->r42 == NULL) {
+            msg->r42 = old;
+            goto no_memory;
+          }
         }
       more_42:
         p = pbci_read_varint(p, end, &v);
@@ -2270,10 +2377,13 @@ occurrence:
       case PBCI_TAG(44, PBCI_WT_64BIT): /* repeated double r44 = 44 */
       field_44:
         if (msg->n_r44 == cap_r44) {
-          void *array = pbci_start_run(arena, msg->r44, &msg->n_r44, &cap_r44,
+          void *old = msg->r44;
+          msg->r44 = pbci_start_run(arena, old, &msg->n_r44, &cap_r44,
               sizeof *msg->r44, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r44 = array;
+          if (msg->r44 == NULL) {
+            msg->r44 = old;
+            goto no_memory;
+          }
         }
       more_44:
         p = pbci_read_fixed64(p, end, &u64);
@@ -2323,10 +2433,13 @@ occurrence:
       case PBCI_TAG(45, PBCI_WT_32BIT): /* repeated bool r45 = 45 */
       field_45:
         if (msg->n_r45 == cap_r45) {
-          void *array = pbci_grow_run(arena, msg->r45, &msg->n_r45, &cap_r45,
+          void *old = msg->r45;
+          msg->r45 = pbci_grow_run(arena, old, &msg->n_r45, &cap_r45,
               sizeof *msg->r45, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r45 = array;
+          if (msg->r45 == NULL) {
+            msg->r45 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -2369,10 +2482,13 @@ occurrence:
       case PBCI_TAG(46, PBCI_WT_LEN): /* repeated string r46 = 46 */
       field_46:
         if (msg->n_r46 == cap_r46) {
-          void *array = pbci_start_run(arena, msg->r46, &msg->n_r46, &cap_r46,
+          void *old = msg->r46;
+          msg->r46 = pbci_start_run(arena, old, &msg->n_r46, &cap_r46,
               sizeof *msg->r46, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r46 = array;
+          if (msg->r46 == NULL) {
+            msg->r46 = old;
+            goto no_memory;
+          }
         }
       more_46:
         {
@@ -2399,10 +2515,13 @@ occurrence:
       case PBCI_TAG(47, PBCI_WT_LEN): /* repeated bytes r47 = 47 */
       field_47:
         if (msg->n_r47 == cap_r47) {
-          void *array = pbci_start_run(arena, msg->r47, &msg->n_r47, &cap_r47,
+          void *old = msg->r47;
+          msg->r47 = pbci_start_run(arena, old, &msg->n_r47, &cap_r47,
               sizeof *msg->r47, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r47 = array;
+          if (msg->r47 == NULL) {
+            msg->r47 = old;
+            goto no_memory;
+          }
         }
       more_47:
         p = pbci_take_bytes(arena, &msg->r47[msg->n_r47], p, end, &r);
@@ -2426,10 +2545,13 @@ occurrence:
       case PBCI_TAG(48, PBCI_WT_LEN): /* repeated iter.wide.Item r48 = 48 */
       field_48:
         if (msg->n_r48 == cap_r48) {
-          void *array = pbci_message_room(arena, msg->r48, &msg->n_r48, &cap_r48,
+          void *old = msg->r48;
+          msg->r48 = pbci_message_room(arena, old, &msg->n_r48, &cap_r48,
               sizeof *msg->r48, buffered.r48, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r48 = array;
+          if (msg->r48 == NULL) {
+            msg->r48 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -2450,10 +2572,12 @@ occurrence:
         }
         if (msg->r48 == buffered.r48) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r48, &msg->n_r48, &cap_r48,
+          msg->r48 = pbci_close_run(arena, buffered.r48, &msg->n_r48, &cap_r48,
               sizeof *msg->r48);
-          if (array == NULL) goto no_memory;
-          msg->r48 = array;
+          if (msg->r48 == NULL) {
+            msg->r48 = buffered.r48; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0x88, 0x03))) {
           field = p;
@@ -2464,10 +2588,13 @@ occurrence:
       case PBCI_TAG(49, PBCI_WT_VARINT): /* repeated uint32 r49 = 49 */
       field_49:
         if (msg->n_r49 == cap_r49) {
-          void *array = pbci_start_run(arena, msg->r49, &msg->n_r49, &cap_r49,
+          void *old = msg->r49;
+          msg->r49 = pbci_start_run(arena, old, &msg->n_r49, &cap_r49,
               sizeof *msg->r49, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r49 = array;
+          if (msg->r49 == NULL) {
+            msg->r49 = old;
+            goto no_memory;
+          }
         }
       more_49:
         p = pbci_read_varint(p, end, &v);
@@ -2513,10 +2640,13 @@ occurrence:
       case PBCI_TAG(50, PBCI_WT_64BIT): /* repeated fixed64 r50 = 50 */
       field_50:
         if (msg->n_r50 == cap_r50) {
-          void *array = pbci_start_run(arena, msg->r50, &msg->n_r50, &cap_r50,
+          void *old = msg->r50;
+          msg->r50 = pbci_start_run(arena, old, &msg->n_r50, &cap_r50,
               sizeof *msg->r50, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r50 = array;
+          if (msg->r50 == NULL) {
+            msg->r50 = old;
+            goto no_memory;
+          }
         }
       more_50:
         p = pbci_read_fixed64(p, end, &u64);
@@ -2593,10 +2723,13 @@ occurrence:
       case PBCI_TAG(52, PBCI_WT_VARINT): /* repeated sint64 r52 = 52 */
       field_52:
         if (msg->n_r52 == cap_r52) {
-          void *array = pbci_start_run(arena, msg->r52, &msg->n_r52, &cap_r52,
+          void *old = msg->r52;
+          msg->r52 = pbci_start_run(arena, old, &msg->n_r52, &cap_r52,
               sizeof *msg->r52, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r52 = array;
+          if (msg->r52 == NULL) {
+            msg->r52 = old;
+            goto no_memory;
+          }
         }
       more_52:
         p = pbci_read_varint(p, end, &v);
@@ -2673,10 +2806,13 @@ occurrence:
       case PBCI_TAG(54, PBCI_WT_64BIT): /* repeated double r54 = 54 */
       field_54:
         if (msg->n_r54 == cap_r54) {
-          void *array = pbci_start_run(arena, msg->r54, &msg->n_r54, &cap_r54,
+          void *old = msg->r54;
+          msg->r54 = pbci_start_run(arena, old, &msg->n_r54, &cap_r54,
               sizeof *msg->r54, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r54 = array;
+          if (msg->r54 == NULL) {
+            msg->r54 = old;
+            goto no_memory;
+          }
         }
       more_54:
         p = pbci_read_fixed64(p, end, &u64);
@@ -2726,10 +2862,13 @@ occurrence:
       case PBCI_TAG(55, PBCI_WT_32BIT): /* repeated bool r55 = 55 */
       field_55:
         if (msg->n_r55 == cap_r55) {
-          void *array = pbci_grow_run(arena, msg->r55, &msg->n_r55, &cap_r55,
+          void *old = msg->r55;
+          msg->r55 = pbci_grow_run(arena, old, &msg->n_r55, &cap_r55,
               sizeof *msg->r55, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r55 = array;
+          if (msg->r55 == NULL) {
+            msg->r55 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -2772,10 +2911,13 @@ occurrence:
       case PBCI_TAG(56, PBCI_WT_LEN): /* repeated string r56 = 56 */
       field_56:
         if (msg->n_r56 == cap_r56) {
-          void *array = pbci_start_run(arena, msg->r56, &msg->n_r56, &cap_r56,
+          void *old = msg->r56;
+          msg->r56 = pbci_start_run(arena, old, &msg->n_r56, &cap_r56,
               sizeof *msg->r56, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r56 = array;
+          if (msg->r56 == NULL) {
+            msg->r56 = old;
+            goto no_memory;
+          }
         }
       more_56:
         {
@@ -2802,10 +2944,13 @@ occurrence:
       case PBCI_TAG(57, PBCI_WT_LEN): /* repeated bytes r57 = 57 */
       field_57:
         if (msg->n_r57 == cap_r57) {
-          void *array = pbci_start_run(arena, msg->r57, &msg->n_r57, &cap_r57,
+          void *old = msg->r57;
+          msg->r57 = pbci_start_run(arena, old, &msg->n_r57, &cap_r57,
               sizeof *msg->r57, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r57 = array;
+          if (msg->r57 == NULL) {
+            msg->r57 = old;
+            goto no_memory;
+          }
         }
       more_57:
         p = pbci_take_bytes(arena, &msg->r57[msg->n_r57], p, end, &r);
@@ -2829,10 +2974,13 @@ occurrence:
       case PBCI_TAG(58, PBCI_WT_LEN): /* repeated iter.wide.Item r58 = 58 */
       field_58:
         if (msg->n_r58 == cap_r58) {
-          void *array = pbci_message_room(arena, msg->r58, &msg->n_r58, &cap_r58,
+          void *old = msg->r58;
+          msg->r58 = pbci_message_room(arena, old, &msg->n_r58, &cap_r58,
               sizeof *msg->r58, buffered.r58, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r58 = array;
+          if (msg->r58 == NULL) {
+            msg->r58 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -2853,10 +3001,12 @@ occurrence:
         }
         if (msg->r58 == buffered.r58) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r58, &msg->n_r58, &cap_r58,
+          msg->r58 = pbci_close_run(arena, buffered.r58, &msg->n_r58, &cap_r58,
               sizeof *msg->r58);
-          if (array == NULL) goto no_memory;
-          msg->r58 = array;
+          if (msg->r58 == NULL) {
+            msg->r58 = buffered.r58; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xd8, 0x03))) {
           field = p;
@@ -2867,10 +3017,13 @@ occurrence:
       case PBCI_TAG(59, PBCI_WT_VARINT): /* repeated uint32 r59 = 59 */
       field_59:
         if (msg->n_r59 == cap_r59) {
-          void *array = pbci_start_run(arena, msg->r59, &msg->n_r59, &cap_r59,
+          void *old = msg->r59;
+          msg->r59 = pbci_start_run(arena, old, &msg->n_r59, &cap_r59,
               sizeof *msg->r59, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r59 = array;
+          if (msg->r59 == NULL) {
+            msg->r59 = old;
+            goto no_memory;
+          }
         }
       more_59:
         p = pbci_read_varint(p, end, &v);
@@ -2916,10 +3069,13 @@ occurrence:
       case PBCI_TAG(60, PBCI_WT_64BIT): /* repeated fixed64 r60 = 60 */
       field_60:
         if (msg->n_r60 == cap_r60) {
-          void *array = pbci_start_run(arena, msg->r60, &msg->n_r60, &cap_r60,
+          void *old = msg->r60;
+          msg->r60 = pbci_start_run(arena, old, &msg->n_r60, &cap_r60,
               sizeof *msg->r60, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r60 = array;
+          if (msg->r60 == NULL) {
+            msg->r60 = old;
+            goto no_memory;
+          }
         }
       more_60:
         p = pbci_read_fixed64(p, end, &u64);
@@ -2996,10 +3152,13 @@ occurrence:
       case PBCI_TAG(62, PBCI_WT_VARINT): /* repeated sint64 r62 = 62 */
       field_62:
         if (msg->n_r62 == cap_r62) {
-          void *array = pbci_start_run(arena, msg->r62, &msg->n_r62, &cap_r62,
+          void *old = msg->r62;
+          msg->r62 = pbci_start_run(arena, old, &msg->n_r62, &cap_r62,
               sizeof *msg->r62, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r62 = array;
+          if (msg->r62 == NULL) {
+            msg->r62 = old;
+            goto no_memory;
+          }
         }
       more_62:
         p = pbci_read_varint(p, end, &v);
@@ -3076,10 +3235,13 @@ occurrence:
       case PBCI_TAG(64, PBCI_WT_64BIT): /* repeated double r64 = 64 */
       field_64:
         if (msg->n_r64 == cap_r64) {
-          void *array = pbci_start_run(arena, msg->r64, &msg->n_r64, &cap_r64,
+          void *old = msg->r64;
+          msg->r64 = pbci_start_run(arena, old, &msg->n_r64, &cap_r64,
               sizeof *msg->r64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r64 = array;
+          if (msg->r64 == NULL) {
+            msg->r64 = old;
+            goto no_memory;
+          }
         }
       more_64:
         p = pbci_read_fixed64(p, end, &u64);
@@ -3129,10 +3291,13 @@ occurrence:
       case PBCI_TAG(65, PBCI_WT_32BIT): /* repeated bool r65 = 65 */
       field_65:
         if (msg->n_r65 == cap_r65) {
-          void *array = pbci_grow_run(arena, msg->r65, &msg->n_r65, &cap_r65,
+          void *old = msg->r65;
+          msg->r65 = pbci_grow_run(arena, old, &msg->n_r65, &cap_r65,
               sizeof *msg->r65, field, p, end);
-          if (array == NULL) goto no_memory;
-          msg->r65 = array;
+          if (msg->r65 == NULL) {
+            msg->r65 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_bool(p, end, (uint32_t)(tag & 7), &b);
         if (p == NULL) goto malformed;
@@ -3175,10 +3340,13 @@ occurrence:
       case PBCI_TAG(66, PBCI_WT_LEN): /* repeated string r66 = 66 */
       field_66:
         if (msg->n_r66 == cap_r66) {
-          void *array = pbci_start_run(arena, msg->r66, &msg->n_r66, &cap_r66,
+          void *old = msg->r66;
+          msg->r66 = pbci_start_run(arena, old, &msg->n_r66, &cap_r66,
               sizeof *msg->r66, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r66 = array;
+          if (msg->r66 == NULL) {
+            msg->r66 = old;
+            goto no_memory;
+          }
         }
       more_66:
         {
@@ -3205,10 +3373,13 @@ occurrence:
       case PBCI_TAG(67, PBCI_WT_LEN): /* repeated bytes r67 = 67 */
       field_67:
         if (msg->n_r67 == cap_r67) {
-          void *array = pbci_start_run(arena, msg->r67, &msg->n_r67, &cap_r67,
+          void *old = msg->r67;
+          msg->r67 = pbci_start_run(arena, old, &msg->n_r67, &cap_r67,
               sizeof *msg->r67, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r67 = array;
+          if (msg->r67 == NULL) {
+            msg->r67 = old;
+            goto no_memory;
+          }
         }
       more_67:
         p = pbci_take_bytes(arena, &msg->r67[msg->n_r67], p, end, &r);
@@ -3232,10 +3403,13 @@ occurrence:
       case PBCI_TAG(68, PBCI_WT_LEN): /* repeated iter.wide.Item r68 = 68 */
       field_68:
         if (msg->n_r68 == cap_r68) {
-          void *array = pbci_message_room(arena, msg->r68, &msg->n_r68, &cap_r68,
+          void *old = msg->r68;
+          msg->r68 = pbci_message_room(arena, old, &msg->n_r68, &cap_r68,
               sizeof *msg->r68, buffered.r68, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r68 = array;
+          if (msg->r68 == NULL) {
+            msg->r68 = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -3256,10 +3430,12 @@ occurrence:
         }
         if (msg->r68 == buffered.r68) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.r68, &msg->n_r68, &cap_r68,
+          msg->r68 = pbci_close_run(arena, buffered.r68, &msg->n_r68, &cap_r68,
               sizeof *msg->r68);
-          if (array == NULL) goto no_memory;
-          msg->r68 = array;
+          if (msg->r68 == NULL) {
+            msg->r68 = buffered.r68; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(end - p >= 2 && pbci_key2(p) == PBCI_KEY2(0xa8, 0x04))) {
           field = p;
@@ -3270,10 +3446,13 @@ occurrence:
       case PBCI_TAG(69, PBCI_WT_VARINT): /* repeated uint32 r69 = 69 */
       field_69:
         if (msg->n_r69 == cap_r69) {
-          void *array = pbci_start_run(arena, msg->r69, &msg->n_r69, &cap_r69,
+          void *old = msg->r69;
+          msg->r69 = pbci_start_run(arena, old, &msg->n_r69, &cap_r69,
               sizeof *msg->r69, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r69 = array;
+          if (msg->r69 == NULL) {
+            msg->r69 = old;
+            goto no_memory;
+          }
         }
       more_69:
         p = pbci_read_varint(p, end, &v);
@@ -3319,10 +3498,13 @@ occurrence:
       case PBCI_TAG(70, PBCI_WT_64BIT): /* repeated fixed64 r70 = 70 */
       field_70:
         if (msg->n_r70 == cap_r70) {
-          void *array = pbci_start_run(arena, msg->r70, &msg->n_r70, &cap_r70,
+          void *old = msg->r70;
+          msg->r70 = pbci_start_run(arena, old, &msg->n_r70, &cap_r70,
               sizeof *msg->r70, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r70 = array;
+          if (msg->r70 == NULL) {
+            msg->r70 = old;
+            goto no_memory;
+          }
         }
       more_70:
         p = pbci_read_fixed64(p, end, &u64);
@@ -3860,11 +4042,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g1 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g1 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g1 = pbci_alloc(arena, sizeof *msg->g1);
+          if (msg->g1 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g1, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g1, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x0a, value_end};
@@ -3886,11 +4067,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g2 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g2 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g2 = pbci_alloc(arena, sizeof *msg->g2);
+          if (msg->g2 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g2, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g2, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x12, value_end};
@@ -3912,11 +4092,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g3 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g3 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g3 = pbci_alloc(arena, sizeof *msg->g3);
+          if (msg->g3 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g3, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g3, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};
@@ -3938,11 +4117,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g4 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g4 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g4 = pbci_alloc(arena, sizeof *msg->g4);
+          if (msg->g4 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g4, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g4, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
@@ -3964,11 +4142,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g5 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g5 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g5 = pbci_alloc(arena, sizeof *msg->g5);
+          if (msg->g5 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g5, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g5, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a, value_end};
@@ -3990,11 +4167,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g6 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g6 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g6 = pbci_alloc(arena, sizeof *msg->g6);
+          if (msg->g6 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g6, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g6, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x32, value_end};
@@ -4016,11 +4192,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g7 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g7 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g7 = pbci_alloc(arena, sizeof *msg->g7);
+          if (msg->g7 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g7, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g7, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3a, value_end};
@@ -4042,11 +4217,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g8 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g8 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g8 = pbci_alloc(arena, sizeof *msg->g8);
+          if (msg->g8 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g8, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g8, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x42, value_end};
@@ -4068,11 +4242,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g9 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g9 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g9 = pbci_alloc(arena, sizeof *msg->g9);
+          if (msg->g9 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g9, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g9, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x4a, value_end};
@@ -4094,11 +4267,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g10 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g10 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g10 = pbci_alloc(arena, sizeof *msg->g10);
+          if (msg->g10 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g10, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g10, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x52, value_end};
@@ -4120,11 +4292,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g11 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g11 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g11 = pbci_alloc(arena, sizeof *msg->g11);
+          if (msg->g11 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g11, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g11, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x5a, value_end};
@@ -4146,11 +4317,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g12 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g12 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g12 = pbci_alloc(arena, sizeof *msg->g12);
+          if (msg->g12 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g12, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g12, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x62, value_end};
@@ -4172,11 +4342,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g13 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g13 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g13 = pbci_alloc(arena, sizeof *msg->g13);
+          if (msg->g13 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g13, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g13, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x6a, value_end};
@@ -4198,11 +4367,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g14 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g14 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g14 = pbci_alloc(arena, sizeof *msg->g14);
+          if (msg->g14 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g14, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g14, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x72, value_end};
@@ -4224,11 +4392,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g15 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g15 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g15 = pbci_alloc(arena, sizeof *msg->g15);
+          if (msg->g15 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g15, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g15, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x7a, value_end};
@@ -4250,11 +4417,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g16 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g16 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g16 = pbci_alloc(arena, sizeof *msg->g16);
+          if (msg->g16 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g16, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g16, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x182, value_end};
@@ -4276,11 +4442,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g17 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g17 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g17 = pbci_alloc(arena, sizeof *msg->g17);
+          if (msg->g17 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g17, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g17, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x18a, value_end};
@@ -4302,11 +4467,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g18 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g18 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g18 = pbci_alloc(arena, sizeof *msg->g18);
+          if (msg->g18 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g18, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g18, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x192, value_end};
@@ -4328,11 +4492,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g19 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g19 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g19 = pbci_alloc(arena, sizeof *msg->g19);
+          if (msg->g19 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g19, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g19, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x19a, value_end};
@@ -4354,11 +4517,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g20 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g20 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g20 = pbci_alloc(arena, sizeof *msg->g20);
+          if (msg->g20 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g20, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g20, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a2, value_end};
@@ -4380,11 +4542,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g21 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g21 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g21 = pbci_alloc(arena, sizeof *msg->g21);
+          if (msg->g21 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g21, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g21, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1aa, value_end};
@@ -4406,11 +4567,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g22 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g22 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g22 = pbci_alloc(arena, sizeof *msg->g22);
+          if (msg->g22 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g22, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g22, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1b2, value_end};
@@ -4432,11 +4592,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g23 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g23 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g23 = pbci_alloc(arena, sizeof *msg->g23);
+          if (msg->g23 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g23, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g23, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1ba, value_end};
@@ -4458,11 +4617,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g24 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g24 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g24 = pbci_alloc(arena, sizeof *msg->g24);
+          if (msg->g24 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g24, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g24, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1c2, value_end};
@@ -4484,11 +4642,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g25 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g25 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g25 = pbci_alloc(arena, sizeof *msg->g25);
+          if (msg->g25 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g25, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g25, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1ca, value_end};
@@ -4510,11 +4667,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g26 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g26 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g26 = pbci_alloc(arena, sizeof *msg->g26);
+          if (msg->g26 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g26, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g26, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1d2, value_end};
@@ -4536,11 +4692,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g27 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g27 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g27 = pbci_alloc(arena, sizeof *msg->g27);
+          if (msg->g27 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g27, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g27, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1da, value_end};
@@ -4562,11 +4717,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g28 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g28 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g28 = pbci_alloc(arena, sizeof *msg->g28);
+          if (msg->g28 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g28, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g28, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1e2, value_end};
@@ -4588,11 +4742,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g29 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g29 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g29 = pbci_alloc(arena, sizeof *msg->g29);
+          if (msg->g29 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g29, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g29, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1ea, value_end};
@@ -4614,11 +4767,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g30 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g30 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g30 = pbci_alloc(arena, sizeof *msg->g30);
+          if (msg->g30 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g30, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g30, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1f2, value_end};
@@ -4640,11 +4792,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g31 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g31 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g31 = pbci_alloc(arena, sizeof *msg->g31);
+          if (msg->g31 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g31, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g31, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1fa, value_end};
@@ -4666,11 +4817,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g32 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g32 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g32 = pbci_alloc(arena, sizeof *msg->g32);
+          if (msg->g32 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g32, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g32, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x282, value_end};
@@ -4692,11 +4842,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g33 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g33 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g33 = pbci_alloc(arena, sizeof *msg->g33);
+          if (msg->g33 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g33, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g33, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x28a, value_end};
@@ -4718,11 +4867,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g34 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g34 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g34 = pbci_alloc(arena, sizeof *msg->g34);
+          if (msg->g34 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g34, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g34, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x292, value_end};
@@ -4744,11 +4892,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g35 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g35 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g35 = pbci_alloc(arena, sizeof *msg->g35);
+          if (msg->g35 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g35, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g35, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x29a, value_end};
@@ -4770,11 +4917,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g36 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g36 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g36 = pbci_alloc(arena, sizeof *msg->g36);
+          if (msg->g36 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g36, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g36, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2a2, value_end};
@@ -4796,11 +4942,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g37 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g37 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g37 = pbci_alloc(arena, sizeof *msg->g37);
+          if (msg->g37 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g37, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g37, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2aa, value_end};
@@ -4822,11 +4967,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g38 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g38 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g38 = pbci_alloc(arena, sizeof *msg->g38);
+          if (msg->g38 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g38, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g38, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2b2, value_end};
@@ -4848,11 +4992,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g39 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g39 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g39 = pbci_alloc(arena, sizeof *msg->g39);
+          if (msg->g39 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g39, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g39, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2ba, value_end};
@@ -4874,11 +5017,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g40 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g40 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g40 = pbci_alloc(arena, sizeof *msg->g40);
+          if (msg->g40 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g40, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g40, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2c2, value_end};
@@ -4900,11 +5042,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g41 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g41 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g41 = pbci_alloc(arena, sizeof *msg->g41);
+          if (msg->g41 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g41, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g41, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2ca, value_end};
@@ -4926,11 +5067,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g42 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g42 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g42 = pbci_alloc(arena, sizeof *msg->g42);
+          if (msg->g42 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g42, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g42, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2d2, value_end};
@@ -4952,11 +5092,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g43 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g43 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g43 = pbci_alloc(arena, sizeof *msg->g43);
+          if (msg->g43 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g43, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g43, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2da, value_end};
@@ -4978,11 +5117,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g44 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g44 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g44 = pbci_alloc(arena, sizeof *msg->g44);
+          if (msg->g44 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g44, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g44, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2e2, value_end};
@@ -5004,11 +5142,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g45 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g45 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g45 = pbci_alloc(arena, sizeof *msg->g45);
+          if (msg->g45 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g45, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g45, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2ea, value_end};
@@ -5030,11 +5167,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g46 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g46 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g46 = pbci_alloc(arena, sizeof *msg->g46);
+          if (msg->g46 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g46, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g46, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2f2, value_end};
@@ -5056,11 +5192,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g47 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g47 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g47 = pbci_alloc(arena, sizeof *msg->g47);
+          if (msg->g47 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g47, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g47, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x2fa, value_end};
@@ -5082,11 +5217,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g48 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g48 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g48 = pbci_alloc(arena, sizeof *msg->g48);
+          if (msg->g48 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g48, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g48, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x382, value_end};
@@ -5108,11 +5242,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g49 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g49 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g49 = pbci_alloc(arena, sizeof *msg->g49);
+          if (msg->g49 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g49, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g49, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x38a, value_end};
@@ -5134,11 +5267,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g50 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g50 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g50 = pbci_alloc(arena, sizeof *msg->g50);
+          if (msg->g50 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g50, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g50, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x392, value_end};
@@ -5160,11 +5292,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g51 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g51 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g51 = pbci_alloc(arena, sizeof *msg->g51);
+          if (msg->g51 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g51, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g51, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x39a, value_end};
@@ -5186,11 +5317,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g52 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g52 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g52 = pbci_alloc(arena, sizeof *msg->g52);
+          if (msg->g52 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g52, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g52, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3a2, value_end};
@@ -5212,11 +5342,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g53 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g53 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g53 = pbci_alloc(arena, sizeof *msg->g53);
+          if (msg->g53 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g53, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g53, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3aa, value_end};
@@ -5238,11 +5367,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g54 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g54 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g54 = pbci_alloc(arena, sizeof *msg->g54);
+          if (msg->g54 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g54, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g54, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3b2, value_end};
@@ -5264,11 +5392,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g55 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g55 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g55 = pbci_alloc(arena, sizeof *msg->g55);
+          if (msg->g55 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g55, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g55, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3ba, value_end};
@@ -5290,11 +5417,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g56 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g56 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g56 = pbci_alloc(arena, sizeof *msg->g56);
+          if (msg->g56 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g56, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g56, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3c2, value_end};
@@ -5316,11 +5442,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g57 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g57 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g57 = pbci_alloc(arena, sizeof *msg->g57);
+          if (msg->g57 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g57, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g57, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3ca, value_end};
@@ -5342,11 +5467,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g58 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g58 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g58 = pbci_alloc(arena, sizeof *msg->g58);
+          if (msg->g58 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g58, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g58, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3d2, value_end};
@@ -5368,11 +5492,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g59 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g59 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g59 = pbci_alloc(arena, sizeof *msg->g59);
+          if (msg->g59 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g59, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g59, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3da, value_end};
@@ -5394,11 +5517,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g60 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g60 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g60 = pbci_alloc(arena, sizeof *msg->g60);
+          if (msg->g60 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g60, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g60, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3e2, value_end};
@@ -5420,11 +5542,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g61 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g61 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g61 = pbci_alloc(arena, sizeof *msg->g61);
+          if (msg->g61 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g61, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g61, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3ea, value_end};
@@ -5446,11 +5567,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g62 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g62 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g62 = pbci_alloc(arena, sizeof *msg->g62);
+          if (msg->g62 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g62, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g62, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3f2, value_end};
@@ -5472,11 +5592,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g63 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g63 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g63 = pbci_alloc(arena, sizeof *msg->g63);
+          if (msg->g63 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g63, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g63, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x3fa, value_end};
@@ -5498,11 +5617,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g64 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g64 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g64 = pbci_alloc(arena, sizeof *msg->g64);
+          if (msg->g64 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g64, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g64, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x482, value_end};
@@ -5524,11 +5642,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g65 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g65 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g65 = pbci_alloc(arena, sizeof *msg->g65);
+          if (msg->g65 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g65, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g65, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x48a, value_end};
@@ -5550,11 +5667,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->g66 == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->g66 = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->g66 = pbci_alloc(arena, sizeof *msg->g66);
+          if (msg->g66 == NULL) goto no_memory;
+          PBCI_SET_UP(msg->g66, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->g66, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x492, value_end};
@@ -5581,7 +5697,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->c1 = sub;
           msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C1;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__wide__item__iter_decode(msg->c1, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x6a2, value_end};
@@ -5608,7 +5724,7 @@ occurrence:
           PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
           msg->c2 = sub;
           msg->choice_case = ITER__WIDE__WIDE_GROUPS__CHOICE_C2;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          r = iter__wide__item__iter_decode(msg->c2, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x6aa, value_end};
@@ -7257,10 +7373,13 @@ occurrence:
       case PBCI_TAG(1, PBCI_WT_VARINT): /* repeated int32 r1 = 1 */
       field_1:
         if (msg->n_r1 == cap_r1) {
-          void *array = pbci_start_run(arena, msg->r1, &msg->n_r1, &cap_r1,
+          void *old = msg->r1;
+          msg->r1 = pbci_start_run(arena, old, &msg->n_r1, &cap_r1,
               sizeof *msg->r1, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r1 = array;
+          if (msg->r1 == NULL) {
+            msg->r1 = old;
+            goto no_memory;
+          }
         }
       more_1:
         p = pbci_read_varint(p, end, &v);
@@ -7306,10 +7425,13 @@ occurrence:
       case PBCI_TAG(2, PBCI_WT_VARINT): /* repeated int32 r2 = 2 */
       field_2:
         if (msg->n_r2 == cap_r2) {
-          void *array = pbci_start_run(arena, msg->r2, &msg->n_r2, &cap_r2,
+          void *old = msg->r2;
+          msg->r2 = pbci_start_run(arena, old, &msg->n_r2, &cap_r2,
               sizeof *msg->r2, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r2 = array;
+          if (msg->r2 == NULL) {
+            msg->r2 = old;
+            goto no_memory;
+          }
         }
       more_2:
         p = pbci_read_varint(p, end, &v);
@@ -7355,10 +7477,13 @@ occurrence:
       case PBCI_TAG(3, PBCI_WT_VARINT): /* repeated int32 r3 = 3 */
       field_3:
         if (msg->n_r3 == cap_r3) {
-          void *array = pbci_start_run(arena, msg->r3, &msg->n_r3, &cap_r3,
+          void *old = msg->r3;
+          msg->r3 = pbci_start_run(arena, old, &msg->n_r3, &cap_r3,
               sizeof *msg->r3, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r3 = array;
+          if (msg->r3 == NULL) {
+            msg->r3 = old;
+            goto no_memory;
+          }
         }
       more_3:
         p = pbci_read_varint(p, end, &v);
@@ -7404,10 +7529,13 @@ occurrence:
       case PBCI_TAG(4, PBCI_WT_VARINT): /* repeated int32 r4 = 4 */
       field_4:
         if (msg->n_r4 == cap_r4) {
-          void *array = pbci_start_run(arena, msg->r4, &msg->n_r4, &cap_r4,
+          void *old = msg->r4;
+          msg->r4 = pbci_start_run(arena, old, &msg->n_r4, &cap_r4,
               sizeof *msg->r4, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r4 = array;
+          if (msg->r4 == NULL) {
+            msg->r4 = old;
+            goto no_memory;
+          }
         }
       more_4:
         p = pbci_read_varint(p, end, &v);
@@ -7453,10 +7581,13 @@ occurrence:
       case PBCI_TAG(5, PBCI_WT_VARINT): /* repeated int32 r5 = 5 */
       field_5:
         if (msg->n_r5 == cap_r5) {
-          void *array = pbci_start_run(arena, msg->r5, &msg->n_r5, &cap_r5,
+          void *old = msg->r5;
+          msg->r5 = pbci_start_run(arena, old, &msg->n_r5, &cap_r5,
               sizeof *msg->r5, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r5 = array;
+          if (msg->r5 == NULL) {
+            msg->r5 = old;
+            goto no_memory;
+          }
         }
       more_5:
         p = pbci_read_varint(p, end, &v);
@@ -7502,10 +7633,13 @@ occurrence:
       case PBCI_TAG(6, PBCI_WT_VARINT): /* repeated int32 r6 = 6 */
       field_6:
         if (msg->n_r6 == cap_r6) {
-          void *array = pbci_start_run(arena, msg->r6, &msg->n_r6, &cap_r6,
+          void *old = msg->r6;
+          msg->r6 = pbci_start_run(arena, old, &msg->n_r6, &cap_r6,
               sizeof *msg->r6, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r6 = array;
+          if (msg->r6 == NULL) {
+            msg->r6 = old;
+            goto no_memory;
+          }
         }
       more_6:
         p = pbci_read_varint(p, end, &v);
@@ -7551,10 +7685,13 @@ occurrence:
       case PBCI_TAG(7, PBCI_WT_VARINT): /* repeated int32 r7 = 7 */
       field_7:
         if (msg->n_r7 == cap_r7) {
-          void *array = pbci_start_run(arena, msg->r7, &msg->n_r7, &cap_r7,
+          void *old = msg->r7;
+          msg->r7 = pbci_start_run(arena, old, &msg->n_r7, &cap_r7,
               sizeof *msg->r7, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r7 = array;
+          if (msg->r7 == NULL) {
+            msg->r7 = old;
+            goto no_memory;
+          }
         }
       more_7:
         p = pbci_read_varint(p, end, &v);
@@ -7600,10 +7737,13 @@ occurrence:
       case PBCI_TAG(8, PBCI_WT_VARINT): /* repeated int32 r8 = 8 */
       field_8:
         if (msg->n_r8 == cap_r8) {
-          void *array = pbci_start_run(arena, msg->r8, &msg->n_r8, &cap_r8,
+          void *old = msg->r8;
+          msg->r8 = pbci_start_run(arena, old, &msg->n_r8, &cap_r8,
               sizeof *msg->r8, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r8 = array;
+          if (msg->r8 == NULL) {
+            msg->r8 = old;
+            goto no_memory;
+          }
         }
       more_8:
         p = pbci_read_varint(p, end, &v);
@@ -7649,10 +7789,13 @@ occurrence:
       case PBCI_TAG(9, PBCI_WT_VARINT): /* repeated int32 r9 = 9 */
       field_9:
         if (msg->n_r9 == cap_r9) {
-          void *array = pbci_start_run(arena, msg->r9, &msg->n_r9, &cap_r9,
+          void *old = msg->r9;
+          msg->r9 = pbci_start_run(arena, old, &msg->n_r9, &cap_r9,
               sizeof *msg->r9, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r9 = array;
+          if (msg->r9 == NULL) {
+            msg->r9 = old;
+            goto no_memory;
+          }
         }
       more_9:
         p = pbci_read_varint(p, end, &v);
@@ -7698,10 +7841,13 @@ occurrence:
       case PBCI_TAG(10, PBCI_WT_VARINT): /* repeated int32 r10 = 10 */
       field_10:
         if (msg->n_r10 == cap_r10) {
-          void *array = pbci_start_run(arena, msg->r10, &msg->n_r10, &cap_r10,
+          void *old = msg->r10;
+          msg->r10 = pbci_start_run(arena, old, &msg->n_r10, &cap_r10,
               sizeof *msg->r10, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r10 = array;
+          if (msg->r10 == NULL) {
+            msg->r10 = old;
+            goto no_memory;
+          }
         }
       more_10:
         p = pbci_read_varint(p, end, &v);
@@ -7747,10 +7893,13 @@ occurrence:
       case PBCI_TAG(11, PBCI_WT_VARINT): /* repeated int32 r11 = 11 */
       field_11:
         if (msg->n_r11 == cap_r11) {
-          void *array = pbci_start_run(arena, msg->r11, &msg->n_r11, &cap_r11,
+          void *old = msg->r11;
+          msg->r11 = pbci_start_run(arena, old, &msg->n_r11, &cap_r11,
               sizeof *msg->r11, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r11 = array;
+          if (msg->r11 == NULL) {
+            msg->r11 = old;
+            goto no_memory;
+          }
         }
       more_11:
         p = pbci_read_varint(p, end, &v);
@@ -7796,10 +7945,13 @@ occurrence:
       case PBCI_TAG(12, PBCI_WT_VARINT): /* repeated int32 r12 = 12 */
       field_12:
         if (msg->n_r12 == cap_r12) {
-          void *array = pbci_start_run(arena, msg->r12, &msg->n_r12, &cap_r12,
+          void *old = msg->r12;
+          msg->r12 = pbci_start_run(arena, old, &msg->n_r12, &cap_r12,
               sizeof *msg->r12, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r12 = array;
+          if (msg->r12 == NULL) {
+            msg->r12 = old;
+            goto no_memory;
+          }
         }
       more_12:
         p = pbci_read_varint(p, end, &v);
@@ -7845,10 +7997,13 @@ occurrence:
       case PBCI_TAG(13, PBCI_WT_VARINT): /* repeated int32 r13 = 13 */
       field_13:
         if (msg->n_r13 == cap_r13) {
-          void *array = pbci_start_run(arena, msg->r13, &msg->n_r13, &cap_r13,
+          void *old = msg->r13;
+          msg->r13 = pbci_start_run(arena, old, &msg->n_r13, &cap_r13,
               sizeof *msg->r13, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r13 = array;
+          if (msg->r13 == NULL) {
+            msg->r13 = old;
+            goto no_memory;
+          }
         }
       more_13:
         p = pbci_read_varint(p, end, &v);
@@ -7894,10 +8049,13 @@ occurrence:
       case PBCI_TAG(14, PBCI_WT_VARINT): /* repeated int32 r14 = 14 */
       field_14:
         if (msg->n_r14 == cap_r14) {
-          void *array = pbci_start_run(arena, msg->r14, &msg->n_r14, &cap_r14,
+          void *old = msg->r14;
+          msg->r14 = pbci_start_run(arena, old, &msg->n_r14, &cap_r14,
               sizeof *msg->r14, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r14 = array;
+          if (msg->r14 == NULL) {
+            msg->r14 = old;
+            goto no_memory;
+          }
         }
       more_14:
         p = pbci_read_varint(p, end, &v);
@@ -7943,10 +8101,13 @@ occurrence:
       case PBCI_TAG(15, PBCI_WT_VARINT): /* repeated int32 r15 = 15 */
       field_15:
         if (msg->n_r15 == cap_r15) {
-          void *array = pbci_start_run(arena, msg->r15, &msg->n_r15, &cap_r15,
+          void *old = msg->r15;
+          msg->r15 = pbci_start_run(arena, old, &msg->n_r15, &cap_r15,
               sizeof *msg->r15, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->r15 = array;
+          if (msg->r15 == NULL) {
+            msg->r15 = old;
+            goto no_memory;
+          }
         }
       more_15:
         p = pbci_read_varint(p, end, &v);
@@ -7992,10 +8153,13 @@ occurrence:
       case PBCI_TAG(16, PBCI_WT_VARINT): /* repeated int32 r16 = 16 */
       field_16:
         if (msg->n_r16 == cap_r16) {
-          void *array = pbci_start_run(arena, msg->r16, &msg->n_r16, &cap_r16,
+          void *old = msg->r16;
+          msg->r16 = pbci_start_run(arena, old, &msg->n_r16, &cap_r16,
               sizeof *msg->r16, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r16 = array;
+          if (msg->r16 == NULL) {
+            msg->r16 = old;
+            goto no_memory;
+          }
         }
       more_16:
         p = pbci_read_varint(p, end, &v);
@@ -8041,10 +8205,13 @@ occurrence:
       case PBCI_TAG(17, PBCI_WT_VARINT): /* repeated int32 r17 = 17 */
       field_17:
         if (msg->n_r17 == cap_r17) {
-          void *array = pbci_start_run(arena, msg->r17, &msg->n_r17, &cap_r17,
+          void *old = msg->r17;
+          msg->r17 = pbci_start_run(arena, old, &msg->n_r17, &cap_r17,
               sizeof *msg->r17, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r17 = array;
+          if (msg->r17 == NULL) {
+            msg->r17 = old;
+            goto no_memory;
+          }
         }
       more_17:
         p = pbci_read_varint(p, end, &v);
@@ -8090,10 +8257,13 @@ occurrence:
       case PBCI_TAG(18, PBCI_WT_VARINT): /* repeated int32 r18 = 18 */
       field_18:
         if (msg->n_r18 == cap_r18) {
-          void *array = pbci_start_run(arena, msg->r18, &msg->n_r18, &cap_r18,
+          void *old = msg->r18;
+          msg->r18 = pbci_start_run(arena, old, &msg->n_r18, &cap_r18,
               sizeof *msg->r18, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r18 = array;
+          if (msg->r18 == NULL) {
+            msg->r18 = old;
+            goto no_memory;
+          }
         }
       more_18:
         p = pbci_read_varint(p, end, &v);
@@ -8139,10 +8309,13 @@ occurrence:
       case PBCI_TAG(19, PBCI_WT_VARINT): /* repeated int32 r19 = 19 */
       field_19:
         if (msg->n_r19 == cap_r19) {
-          void *array = pbci_start_run(arena, msg->r19, &msg->n_r19, &cap_r19,
+          void *old = msg->r19;
+          msg->r19 = pbci_start_run(arena, old, &msg->n_r19, &cap_r19,
               sizeof *msg->r19, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r19 = array;
+          if (msg->r19 == NULL) {
+            msg->r19 = old;
+            goto no_memory;
+          }
         }
       more_19:
         p = pbci_read_varint(p, end, &v);
@@ -8188,10 +8361,13 @@ occurrence:
       case PBCI_TAG(20, PBCI_WT_VARINT): /* repeated int32 r20 = 20 */
       field_20:
         if (msg->n_r20 == cap_r20) {
-          void *array = pbci_start_run(arena, msg->r20, &msg->n_r20, &cap_r20,
+          void *old = msg->r20;
+          msg->r20 = pbci_start_run(arena, old, &msg->n_r20, &cap_r20,
               sizeof *msg->r20, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r20 = array;
+          if (msg->r20 == NULL) {
+            msg->r20 = old;
+            goto no_memory;
+          }
         }
       more_20:
         p = pbci_read_varint(p, end, &v);
@@ -8237,10 +8413,13 @@ occurrence:
       case PBCI_TAG(21, PBCI_WT_VARINT): /* repeated int32 r21 = 21 */
       field_21:
         if (msg->n_r21 == cap_r21) {
-          void *array = pbci_start_run(arena, msg->r21, &msg->n_r21, &cap_r21,
+          void *old = msg->r21;
+          msg->r21 = pbci_start_run(arena, old, &msg->n_r21, &cap_r21,
               sizeof *msg->r21, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r21 = array;
+          if (msg->r21 == NULL) {
+            msg->r21 = old;
+            goto no_memory;
+          }
         }
       more_21:
         p = pbci_read_varint(p, end, &v);
@@ -8286,10 +8465,13 @@ occurrence:
       case PBCI_TAG(22, PBCI_WT_VARINT): /* repeated int32 r22 = 22 */
       field_22:
         if (msg->n_r22 == cap_r22) {
-          void *array = pbci_start_run(arena, msg->r22, &msg->n_r22, &cap_r22,
+          void *old = msg->r22;
+          msg->r22 = pbci_start_run(arena, old, &msg->n_r22, &cap_r22,
               sizeof *msg->r22, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r22 = array;
+          if (msg->r22 == NULL) {
+            msg->r22 = old;
+            goto no_memory;
+          }
         }
       more_22:
         p = pbci_read_varint(p, end, &v);
@@ -8335,10 +8517,13 @@ occurrence:
       case PBCI_TAG(23, PBCI_WT_VARINT): /* repeated int32 r23 = 23 */
       field_23:
         if (msg->n_r23 == cap_r23) {
-          void *array = pbci_start_run(arena, msg->r23, &msg->n_r23, &cap_r23,
+          void *old = msg->r23;
+          msg->r23 = pbci_start_run(arena, old, &msg->n_r23, &cap_r23,
               sizeof *msg->r23, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r23 = array;
+          if (msg->r23 == NULL) {
+            msg->r23 = old;
+            goto no_memory;
+          }
         }
       more_23:
         p = pbci_read_varint(p, end, &v);
@@ -8384,10 +8569,13 @@ occurrence:
       case PBCI_TAG(24, PBCI_WT_VARINT): /* repeated int32 r24 = 24 */
       field_24:
         if (msg->n_r24 == cap_r24) {
-          void *array = pbci_start_run(arena, msg->r24, &msg->n_r24, &cap_r24,
+          void *old = msg->r24;
+          msg->r24 = pbci_start_run(arena, old, &msg->n_r24, &cap_r24,
               sizeof *msg->r24, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r24 = array;
+          if (msg->r24 == NULL) {
+            msg->r24 = old;
+            goto no_memory;
+          }
         }
       more_24:
         p = pbci_read_varint(p, end, &v);
@@ -8433,10 +8621,13 @@ occurrence:
       case PBCI_TAG(25, PBCI_WT_VARINT): /* repeated int32 r25 = 25 */
       field_25:
         if (msg->n_r25 == cap_r25) {
-          void *array = pbci_start_run(arena, msg->r25, &msg->n_r25, &cap_r25,
+          void *old = msg->r25;
+          msg->r25 = pbci_start_run(arena, old, &msg->n_r25, &cap_r25,
               sizeof *msg->r25, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r25 = array;
+          if (msg->r25 == NULL) {
+            msg->r25 = old;
+            goto no_memory;
+          }
         }
       more_25:
         p = pbci_read_varint(p, end, &v);
@@ -8482,10 +8673,13 @@ occurrence:
       case PBCI_TAG(26, PBCI_WT_VARINT): /* repeated int32 r26 = 26 */
       field_26:
         if (msg->n_r26 == cap_r26) {
-          void *array = pbci_start_run(arena, msg->r26, &msg->n_r26, &cap_r26,
+          void *old = msg->r26;
+          msg->r26 = pbci_start_run(arena, old, &msg->n_r26, &cap_r26,
               sizeof *msg->r26, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r26 = array;
+          if (msg->r26 == NULL) {
+            msg->r26 = old;
+            goto no_memory;
+          }
         }
       more_26:
         p = pbci_read_varint(p, end, &v);
@@ -8531,10 +8725,13 @@ occurrence:
       case PBCI_TAG(27, PBCI_WT_VARINT): /* repeated int32 r27 = 27 */
       field_27:
         if (msg->n_r27 == cap_r27) {
-          void *array = pbci_start_run(arena, msg->r27, &msg->n_r27, &cap_r27,
+          void *old = msg->r27;
+          msg->r27 = pbci_start_run(arena, old, &msg->n_r27, &cap_r27,
               sizeof *msg->r27, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r27 = array;
+          if (msg->r27 == NULL) {
+            msg->r27 = old;
+            goto no_memory;
+          }
         }
       more_27:
         p = pbci_read_varint(p, end, &v);
@@ -8580,10 +8777,13 @@ occurrence:
       case PBCI_TAG(28, PBCI_WT_VARINT): /* repeated int32 r28 = 28 */
       field_28:
         if (msg->n_r28 == cap_r28) {
-          void *array = pbci_start_run(arena, msg->r28, &msg->n_r28, &cap_r28,
+          void *old = msg->r28;
+          msg->r28 = pbci_start_run(arena, old, &msg->n_r28, &cap_r28,
               sizeof *msg->r28, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r28 = array;
+          if (msg->r28 == NULL) {
+            msg->r28 = old;
+            goto no_memory;
+          }
         }
       more_28:
         p = pbci_read_varint(p, end, &v);
@@ -8629,10 +8829,13 @@ occurrence:
       case PBCI_TAG(29, PBCI_WT_VARINT): /* repeated int32 r29 = 29 */
       field_29:
         if (msg->n_r29 == cap_r29) {
-          void *array = pbci_start_run(arena, msg->r29, &msg->n_r29, &cap_r29,
+          void *old = msg->r29;
+          msg->r29 = pbci_start_run(arena, old, &msg->n_r29, &cap_r29,
               sizeof *msg->r29, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r29 = array;
+          if (msg->r29 == NULL) {
+            msg->r29 = old;
+            goto no_memory;
+          }
         }
       more_29:
         p = pbci_read_varint(p, end, &v);
@@ -8678,10 +8881,13 @@ occurrence:
       case PBCI_TAG(30, PBCI_WT_VARINT): /* repeated int32 r30 = 30 */
       field_30:
         if (msg->n_r30 == cap_r30) {
-          void *array = pbci_start_run(arena, msg->r30, &msg->n_r30, &cap_r30,
+          void *old = msg->r30;
+          msg->r30 = pbci_start_run(arena, old, &msg->n_r30, &cap_r30,
               sizeof *msg->r30, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r30 = array;
+          if (msg->r30 == NULL) {
+            msg->r30 = old;
+            goto no_memory;
+          }
         }
       more_30:
         p = pbci_read_varint(p, end, &v);
@@ -8727,10 +8933,13 @@ occurrence:
       case PBCI_TAG(31, PBCI_WT_VARINT): /* repeated int32 r31 = 31 */
       field_31:
         if (msg->n_r31 == cap_r31) {
-          void *array = pbci_start_run(arena, msg->r31, &msg->n_r31, &cap_r31,
+          void *old = msg->r31;
+          msg->r31 = pbci_start_run(arena, old, &msg->n_r31, &cap_r31,
               sizeof *msg->r31, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r31 = array;
+          if (msg->r31 == NULL) {
+            msg->r31 = old;
+            goto no_memory;
+          }
         }
       more_31:
         p = pbci_read_varint(p, end, &v);
@@ -8776,10 +8985,13 @@ occurrence:
       case PBCI_TAG(32, PBCI_WT_VARINT): /* repeated int32 r32 = 32 */
       field_32:
         if (msg->n_r32 == cap_r32) {
-          void *array = pbci_start_run(arena, msg->r32, &msg->n_r32, &cap_r32,
+          void *old = msg->r32;
+          msg->r32 = pbci_start_run(arena, old, &msg->n_r32, &cap_r32,
               sizeof *msg->r32, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r32 = array;
+          if (msg->r32 == NULL) {
+            msg->r32 = old;
+            goto no_memory;
+          }
         }
       more_32:
         p = pbci_read_varint(p, end, &v);
@@ -8825,10 +9037,13 @@ occurrence:
       case PBCI_TAG(33, PBCI_WT_VARINT): /* repeated int32 r33 = 33 */
       field_33:
         if (msg->n_r33 == cap_r33) {
-          void *array = pbci_start_run(arena, msg->r33, &msg->n_r33, &cap_r33,
+          void *old = msg->r33;
+          msg->r33 = pbci_start_run(arena, old, &msg->n_r33, &cap_r33,
               sizeof *msg->r33, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r33 = array;
+          if (msg->r33 == NULL) {
+            msg->r33 = old;
+            goto no_memory;
+          }
         }
       more_33:
         p = pbci_read_varint(p, end, &v);
@@ -8874,10 +9089,13 @@ occurrence:
       case PBCI_TAG(34, PBCI_WT_VARINT): /* repeated int32 r34 = 34 */
       field_34:
         if (msg->n_r34 == cap_r34) {
-          void *array = pbci_start_run(arena, msg->r34, &msg->n_r34, &cap_r34,
+          void *old = msg->r34;
+          msg->r34 = pbci_start_run(arena, old, &msg->n_r34, &cap_r34,
               sizeof *msg->r34, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r34 = array;
+          if (msg->r34 == NULL) {
+            msg->r34 = old;
+            goto no_memory;
+          }
         }
       more_34:
         p = pbci_read_varint(p, end, &v);
@@ -8923,10 +9141,13 @@ occurrence:
       case PBCI_TAG(35, PBCI_WT_VARINT): /* repeated int32 r35 = 35 */
       field_35:
         if (msg->n_r35 == cap_r35) {
-          void *array = pbci_start_run(arena, msg->r35, &msg->n_r35, &cap_r35,
+          void *old = msg->r35;
+          msg->r35 = pbci_start_run(arena, old, &msg->n_r35, &cap_r35,
               sizeof *msg->r35, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r35 = array;
+          if (msg->r35 == NULL) {
+            msg->r35 = old;
+            goto no_memory;
+          }
         }
       more_35:
         p = pbci_read_varint(p, end, &v);
@@ -8972,10 +9193,13 @@ occurrence:
       case PBCI_TAG(36, PBCI_WT_VARINT): /* repeated int32 r36 = 36 */
       field_36:
         if (msg->n_r36 == cap_r36) {
-          void *array = pbci_start_run(arena, msg->r36, &msg->n_r36, &cap_r36,
+          void *old = msg->r36;
+          msg->r36 = pbci_start_run(arena, old, &msg->n_r36, &cap_r36,
               sizeof *msg->r36, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r36 = array;
+          if (msg->r36 == NULL) {
+            msg->r36 = old;
+            goto no_memory;
+          }
         }
       more_36:
         p = pbci_read_varint(p, end, &v);
@@ -9021,10 +9245,13 @@ occurrence:
       case PBCI_TAG(37, PBCI_WT_VARINT): /* repeated int32 r37 = 37 */
       field_37:
         if (msg->n_r37 == cap_r37) {
-          void *array = pbci_start_run(arena, msg->r37, &msg->n_r37, &cap_r37,
+          void *old = msg->r37;
+          msg->r37 = pbci_start_run(arena, old, &msg->n_r37, &cap_r37,
               sizeof *msg->r37, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r37 = array;
+          if (msg->r37 == NULL) {
+            msg->r37 = old;
+            goto no_memory;
+          }
         }
       more_37:
         p = pbci_read_varint(p, end, &v);
@@ -9070,10 +9297,13 @@ occurrence:
       case PBCI_TAG(38, PBCI_WT_VARINT): /* repeated int32 r38 = 38 */
       field_38:
         if (msg->n_r38 == cap_r38) {
-          void *array = pbci_start_run(arena, msg->r38, &msg->n_r38, &cap_r38,
+          void *old = msg->r38;
+          msg->r38 = pbci_start_run(arena, old, &msg->n_r38, &cap_r38,
               sizeof *msg->r38, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r38 = array;
+          if (msg->r38 == NULL) {
+            msg->r38 = old;
+            goto no_memory;
+          }
         }
       more_38:
         p = pbci_read_varint(p, end, &v);
@@ -9119,10 +9349,13 @@ occurrence:
       case PBCI_TAG(39, PBCI_WT_VARINT): /* repeated int32 r39 = 39 */
       field_39:
         if (msg->n_r39 == cap_r39) {
-          void *array = pbci_start_run(arena, msg->r39, &msg->n_r39, &cap_r39,
+          void *old = msg->r39;
+          msg->r39 = pbci_start_run(arena, old, &msg->n_r39, &cap_r39,
               sizeof *msg->r39, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r39 = array;
+          if (msg->r39 == NULL) {
+            msg->r39 = old;
+            goto no_memory;
+          }
         }
       more_39:
         p = pbci_read_varint(p, end, &v);
@@ -9168,10 +9401,13 @@ occurrence:
       case PBCI_TAG(40, PBCI_WT_VARINT): /* repeated int32 r40 = 40 */
       field_40:
         if (msg->n_r40 == cap_r40) {
-          void *array = pbci_start_run(arena, msg->r40, &msg->n_r40, &cap_r40,
+          void *old = msg->r40;
+          msg->r40 = pbci_start_run(arena, old, &msg->n_r40, &cap_r40,
               sizeof *msg->r40, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r40 = array;
+          if (msg->r40 == NULL) {
+            msg->r40 = old;
+            goto no_memory;
+          }
         }
       more_40:
         p = pbci_read_varint(p, end, &v);
@@ -9217,10 +9453,13 @@ occurrence:
       case PBCI_TAG(41, PBCI_WT_VARINT): /* repeated int32 r41 = 41 */
       field_41:
         if (msg->n_r41 == cap_r41) {
-          void *array = pbci_start_run(arena, msg->r41, &msg->n_r41, &cap_r41,
+          void *old = msg->r41;
+          msg->r41 = pbci_start_run(arena, old, &msg->n_r41, &cap_r41,
               sizeof *msg->r41, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r41 = array;
+          if (msg->r41 == NULL) {
+            msg->r41 = old;
+            goto no_memory;
+          }
         }
       more_41:
         p = pbci_read_varint(p, end, &v);
@@ -9266,10 +9505,13 @@ occurrence:
       case PBCI_TAG(42, PBCI_WT_VARINT): /* repeated int32 r42 = 42 */
       field_42:
         if (msg->n_r42 == cap_r42) {
-          void *array = pbci_start_run(arena, msg->r42, &msg->n_r42, &cap_r42,
+          void *old = msg->r42;
+          msg->r42 = pbci_start_run(arena, old, &msg->n_r42, &cap_r42,
               sizeof *msg->r42, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r42 = array;
+          if (msg->r42 == NULL) {
+            msg->r42 = old;
+            goto no_memory;
+          }
         }
       more_42:
         p = pbci_read_varint(p, end, &v);
@@ -9315,10 +9557,13 @@ occurrence:
       case PBCI_TAG(43, PBCI_WT_VARINT): /* repeated int32 r43 = 43 */
       field_43:
         if (msg->n_r43 == cap_r43) {
-          void *array = pbci_start_run(arena, msg->r43, &msg->n_r43, &cap_r43,
+          void *old = msg->r43;
+          msg->r43 = pbci_start_run(arena, old, &msg->n_r43, &cap_r43,
               sizeof *msg->r43, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r43 = array;
+          if (msg->r43 == NULL) {
+            msg->r43 = old;
+            goto no_memory;
+          }
         }
       more_43:
         p = pbci_read_varint(p, end, &v);
@@ -9364,10 +9609,13 @@ occurrence:
       case PBCI_TAG(44, PBCI_WT_VARINT): /* repeated int32 r44 = 44 */
       field_44:
         if (msg->n_r44 == cap_r44) {
-          void *array = pbci_start_run(arena, msg->r44, &msg->n_r44, &cap_r44,
+          void *old = msg->r44;
+          msg->r44 = pbci_start_run(arena, old, &msg->n_r44, &cap_r44,
               sizeof *msg->r44, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r44 = array;
+          if (msg->r44 == NULL) {
+            msg->r44 = old;
+            goto no_memory;
+          }
         }
       more_44:
         p = pbci_read_varint(p, end, &v);
@@ -9413,10 +9661,13 @@ occurrence:
       case PBCI_TAG(45, PBCI_WT_VARINT): /* repeated int32 r45 = 45 */
       field_45:
         if (msg->n_r45 == cap_r45) {
-          void *array = pbci_start_run(arena, msg->r45, &msg->n_r45, &cap_r45,
+          void *old = msg->r45;
+          msg->r45 = pbci_start_run(arena, old, &msg->n_r45, &cap_r45,
               sizeof *msg->r45, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r45 = array;
+          if (msg->r45 == NULL) {
+            msg->r45 = old;
+            goto no_memory;
+          }
         }
       more_45:
         p = pbci_read_varint(p, end, &v);
@@ -9462,10 +9713,13 @@ occurrence:
       case PBCI_TAG(46, PBCI_WT_VARINT): /* repeated int32 r46 = 46 */
       field_46:
         if (msg->n_r46 == cap_r46) {
-          void *array = pbci_start_run(arena, msg->r46, &msg->n_r46, &cap_r46,
+          void *old = msg->r46;
+          msg->r46 = pbci_start_run(arena, old, &msg->n_r46, &cap_r46,
               sizeof *msg->r46, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r46 = array;
+          if (msg->r46 == NULL) {
+            msg->r46 = old;
+            goto no_memory;
+          }
         }
       more_46:
         p = pbci_read_varint(p, end, &v);
@@ -9511,10 +9765,13 @@ occurrence:
       case PBCI_TAG(47, PBCI_WT_VARINT): /* repeated int32 r47 = 47 */
       field_47:
         if (msg->n_r47 == cap_r47) {
-          void *array = pbci_start_run(arena, msg->r47, &msg->n_r47, &cap_r47,
+          void *old = msg->r47;
+          msg->r47 = pbci_start_run(arena, old, &msg->n_r47, &cap_r47,
               sizeof *msg->r47, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r47 = array;
+          if (msg->r47 == NULL) {
+            msg->r47 = old;
+            goto no_memory;
+          }
         }
       more_47:
         p = pbci_read_varint(p, end, &v);
@@ -9560,10 +9817,13 @@ occurrence:
       case PBCI_TAG(48, PBCI_WT_VARINT): /* repeated int32 r48 = 48 */
       field_48:
         if (msg->n_r48 == cap_r48) {
-          void *array = pbci_start_run(arena, msg->r48, &msg->n_r48, &cap_r48,
+          void *old = msg->r48;
+          msg->r48 = pbci_start_run(arena, old, &msg->n_r48, &cap_r48,
               sizeof *msg->r48, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r48 = array;
+          if (msg->r48 == NULL) {
+            msg->r48 = old;
+            goto no_memory;
+          }
         }
       more_48:
         p = pbci_read_varint(p, end, &v);
@@ -9609,10 +9869,13 @@ occurrence:
       case PBCI_TAG(49, PBCI_WT_VARINT): /* repeated int32 r49 = 49 */
       field_49:
         if (msg->n_r49 == cap_r49) {
-          void *array = pbci_start_run(arena, msg->r49, &msg->n_r49, &cap_r49,
+          void *old = msg->r49;
+          msg->r49 = pbci_start_run(arena, old, &msg->n_r49, &cap_r49,
               sizeof *msg->r49, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r49 = array;
+          if (msg->r49 == NULL) {
+            msg->r49 = old;
+            goto no_memory;
+          }
         }
       more_49:
         p = pbci_read_varint(p, end, &v);
@@ -9658,10 +9921,13 @@ occurrence:
       case PBCI_TAG(50, PBCI_WT_VARINT): /* repeated int32 r50 = 50 */
       field_50:
         if (msg->n_r50 == cap_r50) {
-          void *array = pbci_start_run(arena, msg->r50, &msg->n_r50, &cap_r50,
+          void *old = msg->r50;
+          msg->r50 = pbci_start_run(arena, old, &msg->n_r50, &cap_r50,
               sizeof *msg->r50, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r50 = array;
+          if (msg->r50 == NULL) {
+            msg->r50 = old;
+            goto no_memory;
+          }
         }
       more_50:
         p = pbci_read_varint(p, end, &v);
@@ -9707,10 +9973,13 @@ occurrence:
       case PBCI_TAG(51, PBCI_WT_VARINT): /* repeated int32 r51 = 51 */
       field_51:
         if (msg->n_r51 == cap_r51) {
-          void *array = pbci_start_run(arena, msg->r51, &msg->n_r51, &cap_r51,
+          void *old = msg->r51;
+          msg->r51 = pbci_start_run(arena, old, &msg->n_r51, &cap_r51,
               sizeof *msg->r51, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r51 = array;
+          if (msg->r51 == NULL) {
+            msg->r51 = old;
+            goto no_memory;
+          }
         }
       more_51:
         p = pbci_read_varint(p, end, &v);
@@ -9756,10 +10025,13 @@ occurrence:
       case PBCI_TAG(52, PBCI_WT_VARINT): /* repeated int32 r52 = 52 */
       field_52:
         if (msg->n_r52 == cap_r52) {
-          void *array = pbci_start_run(arena, msg->r52, &msg->n_r52, &cap_r52,
+          void *old = msg->r52;
+          msg->r52 = pbci_start_run(arena, old, &msg->n_r52, &cap_r52,
               sizeof *msg->r52, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r52 = array;
+          if (msg->r52 == NULL) {
+            msg->r52 = old;
+            goto no_memory;
+          }
         }
       more_52:
         p = pbci_read_varint(p, end, &v);
@@ -9805,10 +10077,13 @@ occurrence:
       case PBCI_TAG(53, PBCI_WT_VARINT): /* repeated int32 r53 = 53 */
       field_53:
         if (msg->n_r53 == cap_r53) {
-          void *array = pbci_start_run(arena, msg->r53, &msg->n_r53, &cap_r53,
+          void *old = msg->r53;
+          msg->r53 = pbci_start_run(arena, old, &msg->n_r53, &cap_r53,
               sizeof *msg->r53, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r53 = array;
+          if (msg->r53 == NULL) {
+            msg->r53 = old;
+            goto no_memory;
+          }
         }
       more_53:
         p = pbci_read_varint(p, end, &v);
@@ -9854,10 +10129,13 @@ occurrence:
       case PBCI_TAG(54, PBCI_WT_VARINT): /* repeated int32 r54 = 54 */
       field_54:
         if (msg->n_r54 == cap_r54) {
-          void *array = pbci_start_run(arena, msg->r54, &msg->n_r54, &cap_r54,
+          void *old = msg->r54;
+          msg->r54 = pbci_start_run(arena, old, &msg->n_r54, &cap_r54,
               sizeof *msg->r54, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r54 = array;
+          if (msg->r54 == NULL) {
+            msg->r54 = old;
+            goto no_memory;
+          }
         }
       more_54:
         p = pbci_read_varint(p, end, &v);
@@ -9903,10 +10181,13 @@ occurrence:
       case PBCI_TAG(55, PBCI_WT_VARINT): /* repeated int32 r55 = 55 */
       field_55:
         if (msg->n_r55 == cap_r55) {
-          void *array = pbci_start_run(arena, msg->r55, &msg->n_r55, &cap_r55,
+          void *old = msg->r55;
+          msg->r55 = pbci_start_run(arena, old, &msg->n_r55, &cap_r55,
               sizeof *msg->r55, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r55 = array;
+          if (msg->r55 == NULL) {
+            msg->r55 = old;
+            goto no_memory;
+          }
         }
       more_55:
         p = pbci_read_varint(p, end, &v);
@@ -9952,10 +10233,13 @@ occurrence:
       case PBCI_TAG(56, PBCI_WT_VARINT): /* repeated int32 r56 = 56 */
       field_56:
         if (msg->n_r56 == cap_r56) {
-          void *array = pbci_start_run(arena, msg->r56, &msg->n_r56, &cap_r56,
+          void *old = msg->r56;
+          msg->r56 = pbci_start_run(arena, old, &msg->n_r56, &cap_r56,
               sizeof *msg->r56, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r56 = array;
+          if (msg->r56 == NULL) {
+            msg->r56 = old;
+            goto no_memory;
+          }
         }
       more_56:
         p = pbci_read_varint(p, end, &v);
@@ -10001,10 +10285,13 @@ occurrence:
       case PBCI_TAG(57, PBCI_WT_VARINT): /* repeated int32 r57 = 57 */
       field_57:
         if (msg->n_r57 == cap_r57) {
-          void *array = pbci_start_run(arena, msg->r57, &msg->n_r57, &cap_r57,
+          void *old = msg->r57;
+          msg->r57 = pbci_start_run(arena, old, &msg->n_r57, &cap_r57,
               sizeof *msg->r57, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r57 = array;
+          if (msg->r57 == NULL) {
+            msg->r57 = old;
+            goto no_memory;
+          }
         }
       more_57:
         p = pbci_read_varint(p, end, &v);
@@ -10050,10 +10337,13 @@ occurrence:
       case PBCI_TAG(58, PBCI_WT_VARINT): /* repeated int32 r58 = 58 */
       field_58:
         if (msg->n_r58 == cap_r58) {
-          void *array = pbci_start_run(arena, msg->r58, &msg->n_r58, &cap_r58,
+          void *old = msg->r58;
+          msg->r58 = pbci_start_run(arena, old, &msg->n_r58, &cap_r58,
               sizeof *msg->r58, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r58 = array;
+          if (msg->r58 == NULL) {
+            msg->r58 = old;
+            goto no_memory;
+          }
         }
       more_58:
         p = pbci_read_varint(p, end, &v);
@@ -10099,10 +10389,13 @@ occurrence:
       case PBCI_TAG(59, PBCI_WT_VARINT): /* repeated int32 r59 = 59 */
       field_59:
         if (msg->n_r59 == cap_r59) {
-          void *array = pbci_start_run(arena, msg->r59, &msg->n_r59, &cap_r59,
+          void *old = msg->r59;
+          msg->r59 = pbci_start_run(arena, old, &msg->n_r59, &cap_r59,
               sizeof *msg->r59, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r59 = array;
+          if (msg->r59 == NULL) {
+            msg->r59 = old;
+            goto no_memory;
+          }
         }
       more_59:
         p = pbci_read_varint(p, end, &v);
@@ -10148,10 +10441,13 @@ occurrence:
       case PBCI_TAG(60, PBCI_WT_VARINT): /* repeated int32 r60 = 60 */
       field_60:
         if (msg->n_r60 == cap_r60) {
-          void *array = pbci_start_run(arena, msg->r60, &msg->n_r60, &cap_r60,
+          void *old = msg->r60;
+          msg->r60 = pbci_start_run(arena, old, &msg->n_r60, &cap_r60,
               sizeof *msg->r60, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r60 = array;
+          if (msg->r60 == NULL) {
+            msg->r60 = old;
+            goto no_memory;
+          }
         }
       more_60:
         p = pbci_read_varint(p, end, &v);
@@ -10197,10 +10493,13 @@ occurrence:
       case PBCI_TAG(61, PBCI_WT_VARINT): /* repeated int32 r61 = 61 */
       field_61:
         if (msg->n_r61 == cap_r61) {
-          void *array = pbci_start_run(arena, msg->r61, &msg->n_r61, &cap_r61,
+          void *old = msg->r61;
+          msg->r61 = pbci_start_run(arena, old, &msg->n_r61, &cap_r61,
               sizeof *msg->r61, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r61 = array;
+          if (msg->r61 == NULL) {
+            msg->r61 = old;
+            goto no_memory;
+          }
         }
       more_61:
         p = pbci_read_varint(p, end, &v);
@@ -10246,10 +10545,13 @@ occurrence:
       case PBCI_TAG(62, PBCI_WT_VARINT): /* repeated int32 r62 = 62 */
       field_62:
         if (msg->n_r62 == cap_r62) {
-          void *array = pbci_start_run(arena, msg->r62, &msg->n_r62, &cap_r62,
+          void *old = msg->r62;
+          msg->r62 = pbci_start_run(arena, old, &msg->n_r62, &cap_r62,
               sizeof *msg->r62, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r62 = array;
+          if (msg->r62 == NULL) {
+            msg->r62 = old;
+            goto no_memory;
+          }
         }
       more_62:
         p = pbci_read_varint(p, end, &v);
@@ -10295,10 +10597,13 @@ occurrence:
       case PBCI_TAG(63, PBCI_WT_VARINT): /* repeated int32 r63 = 63 */
       field_63:
         if (msg->n_r63 == cap_r63) {
-          void *array = pbci_start_run(arena, msg->r63, &msg->n_r63, &cap_r63,
+          void *old = msg->r63;
+          msg->r63 = pbci_start_run(arena, old, &msg->n_r63, &cap_r63,
               sizeof *msg->r63, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r63 = array;
+          if (msg->r63 == NULL) {
+            msg->r63 = old;
+            goto no_memory;
+          }
         }
       more_63:
         p = pbci_read_varint(p, end, &v);
@@ -10344,10 +10649,13 @@ occurrence:
       case PBCI_TAG(64, PBCI_WT_VARINT): /* repeated int32 r64 = 64 */
       field_64:
         if (msg->n_r64 == cap_r64) {
-          void *array = pbci_start_run(arena, msg->r64, &msg->n_r64, &cap_r64,
+          void *old = msg->r64;
+          msg->r64 = pbci_start_run(arena, old, &msg->n_r64, &cap_r64,
               sizeof *msg->r64, field, p, end, p - field == 2);
-          if (array == NULL) goto no_memory;
-          msg->r64 = array;
+          if (msg->r64 == NULL) {
+            msg->r64 = old;
+            goto no_memory;
+          }
         }
       more_64:
         p = pbci_read_varint(p, end, &v);
@@ -10397,11 +10705,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->item == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Wide__Item *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
-          msg->item = sub;
-          r = iter__wide__item__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->item = pbci_alloc(arena, sizeof *msg->item);
+          if (msg->item == NULL) goto no_memory;
+          PBCI_SET_UP(msg->item, Iter__Wide__Item, ITER__WIDE__ITEM__INIT, iter__wide__item__iter_prototype);
+          r = iter__wide__item__iter_decode(msg->item, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x48a, value_end};

@@ -200,10 +200,13 @@ occurrence:
       case PBCI_TAG(1, PBCI_WT_LEN): /* repeated iter.pkg.common.Point points = 1 */
       field_1:
         if (msg->n_points == cap_points) {
-          void *array = pbci_message_room(arena, msg->points, &msg->n_points, &cap_points,
+          void *old = msg->points;
+          msg->points = pbci_message_room(arena, old, &msg->n_points, &cap_points,
               sizeof *msg->points, buffered.points, field, p, end, p - field == 1);
-          if (array == NULL) goto no_memory;
-          msg->points = array;
+          if (msg->points == NULL) {
+            msg->points = old;
+            goto no_memory;
+          }
         }
         p = pbci_read_len(p, end, &value_end);
         if (p == NULL) goto malformed;
@@ -224,10 +227,12 @@ occurrence:
         }
         if (msg->points == buffered.points) {
           /* The run ended: its array, exact, after its structs. */
-          void *array = pbci_close_run(arena, buffered.points, &msg->n_points, &cap_points,
+          msg->points = pbci_close_run(arena, buffered.points, &msg->n_points, &cap_points,
               sizeof *msg->points);
-          if (array == NULL) goto no_memory;
-          msg->points = array;
+          if (msg->points == NULL) {
+            msg->points = buffered.points; /* dropped at fail */
+            goto no_memory;
+          }
         }
         if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
           field = p;
@@ -254,11 +259,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->center == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Pkg__Common__Point *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
-          msg->center = sub;
-          r = iter__pkg__common__point__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->center = pbci_alloc(arena, sizeof *msg->center);
+          if (msg->center == NULL) goto no_memory;
+          PBCI_SET_UP(msg->center, Iter__Pkg__Common__Point, ITER__PKG__COMMON__POINT__INIT, iter__pkg__common__point__iter_prototype);
+          r = iter__pkg__common__point__iter_decode(msg->center, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x1a, value_end};
@@ -280,11 +284,10 @@ occurrence:
         if (depth >= arena->ctx.max_depth) goto too_deep;
         if (msg->style == NULL) {
           /* The first occurrence; later ones merge into it. */
-          Iter__Pkg__Nested__Shapes__Polygon__Style *sub = pbci_alloc(arena, sizeof *sub);
-          if (sub == NULL) goto no_memory;
-          PBCI_SET_UP(sub, Iter__Pkg__Nested__Shapes__Polygon__Style, ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT, iter__pkg__nested__shapes__polygon__style__iter_prototype);
-          msg->style = sub;
-          r = iter__pkg__nested__shapes__polygon__style__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          msg->style = pbci_alloc(arena, sizeof *msg->style);
+          if (msg->style == NULL) goto no_memory;
+          PBCI_SET_UP(msg->style, Iter__Pkg__Nested__Shapes__Polygon__Style, ITER__PKG__NESTED__SHAPES__POLYGON__STYLE__INIT, iter__pkg__nested__shapes__polygon__style__iter_prototype);
+          r = iter__pkg__nested__shapes__polygon__style__iter_decode(msg->style, p, value_end, arena, depth + 1, NULL);
         } else {
           /* A merge: the occurrences right after it may merge there too. */
           PbciNext merge = {end, 0x22, value_end};
