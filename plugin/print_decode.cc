@@ -190,7 +190,9 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
 )");
       if (f.case_member.empty()) {
         // The member is NULL: a failed allocation leaves it so.
-        p->Print(vars, R"(        msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
+        p->Print(
+            vars,
+            R"(        msg->$member$ = pbci_alloc(arena, sizeof *msg->$member$);
         if (msg->$member$ == NULL) goto no_memory;
         PBCI_SET_UP(msg->$member$, $sub_struct$, $sub_init$, $sub_prototype$);
 )");
@@ -198,7 +200,8 @@ void PrintSingular(const FieldModel& f, Vars vars, Printer* p) {
         // A oneof's union may hold another member: it is replaced, with
         // the case, only by a sub-message, so that a merge that fails here
         // or in its decode leaves the case naming what the union holds.
-        p->Print(vars, R"(        $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
+        p->Print(vars,
+                 R"(        $sub_struct$ *sub = pbci_alloc(arena, sizeof *sub);
         if (sub == NULL) goto no_memory;
         PBCI_SET_UP(sub, $sub_struct$, $sub_init$, $sub_prototype$);
         msg->$member$ = sub;

@@ -1079,9 +1079,8 @@ TEST(Regression, FailedMergeLeftACountWithoutItsArray) {
   ASSERT_EQ(msg->n_list, 1u);
   ASSERT_NE(msg->list, nullptr);
   EXPECT_EQ(msg->list[0], 1);
-  ASSERT_GT(iter__merge__inner__iter_unpack_merge(msg, Data(b), b.size(),
-                                                  second.bytes,
-                                                  sizeof second.bytes),
+  ASSERT_GT(iter__merge__inner__iter_unpack_merge(
+                msg, Data(b), b.size(), second.bytes, sizeof second.bytes),
             0);
   ASSERT_EQ(msg->n_list, 3u);
   EXPECT_EQ(msg->list[2], 3);
@@ -1112,8 +1111,9 @@ TEST(Regression, FailedMergeLeftTheOneofCaseNamingAnotherMember) {
     ASSERT_EQ(msg->target__kind_case,
               RENAMED__PKG_C__HTTPSERVER_CONF__TARGET__KIND_FALLBACK);
     // (The struct's ProtobufCMessage: this message has a field named base.)
-    EXPECT_EQ(reinterpret_cast<const ProtobufCMessage*>(msg->fallback)->descriptor,
-              &renamed__pkg_c__httpserver_conf__descriptor);
+    EXPECT_EQ(
+        reinterpret_cast<const ProtobufCMessage*>(msg->fallback)->descriptor,
+        &renamed__pkg_c__httpserver_conf__descriptor);
   }
 }
 

@@ -65,7 +65,8 @@ class MergeTarget {
   MergeTarget(const IterType& t, const std::string& first) : t_(t) {
     const ptrdiff_t size = t.unpacked_size(Bytes(first), first.size());
     if (size < 0) return;
-    buffers_.push_back(std::make_unique<ExactBuffer>(static_cast<size_t>(size)));
+    buffers_.push_back(
+        std::make_unique<ExactBuffer>(static_cast<size_t>(size)));
     if (t.unpack(Bytes(first), first.size(), buffers_[0]->data,
                  buffers_[0]->size) == size) {
       msg_ = static_cast<ProtobufCMessage*>(buffers_[0]->data);
@@ -128,10 +129,13 @@ TEST_P(Differential, FailedMergesLeaveTheMessageWhole) {
     for (size_t size = 0; size < static_cast<size_t>(needed); size += step) {
       MergeTarget target(t, merges[i][0]);
       const ptrdiff_t r = target.Merge(more, size);
-      ASSERT_EQ(r, PROTOBUF_C_ITER_ERR_NO_MEMORY) << "merge " << i << ", " << size << " bytes";
+      ASSERT_EQ(r, PROTOBUF_C_ITER_ERR_NO_MEMORY)
+          << "merge " << i << ", " << size << " bytes";
       failed++;
-      ASSERT_EQ(target.Check(), "") << "merge " << i << ", " << size << " bytes";
-      ASSERT_GE(target.Merge(more, room), 0) << "merge " << i << ", then with room";
+      ASSERT_EQ(target.Check(), "")
+          << "merge " << i << ", " << size << " bytes";
+      ASSERT_GE(target.Merge(more, room), 0)
+          << "merge " << i << ", then with room";
       ASSERT_EQ(target.Check(), "") << "merge " << i << ", then with room";
     }
   }
@@ -142,7 +146,8 @@ TEST_P(Differential, FailedMergesLeaveTheMessageWhole) {
     ASSERT_NE(target.msg(), nullptr);
     if (target.Merge(bad, t.unpacked_size_bound(bad.size())) >= 0) continue;
     failed++;
-    ASSERT_EQ(target.Check(), "") << "corrupted input " << i << ": " << Hex(bad);
+    ASSERT_EQ(target.Check(), "")
+        << "corrupted input " << i << ": " << Hex(bad);
   }
   if (t.desc->n_fields != 0) {
     EXPECT_GT(failed, kGroups);

@@ -61,15 +61,15 @@ TEST(Runtime, BufferMacroLessAlignedThanBufAlignOnI386) {
     char c;
     PROTOBUF_C_ITER_BUFFER(buf, 8);
   };
-  // Consecutive holders put their buffers at every offset the layout
-  // allows, whatever the array's own alignment.
+  // Each buffer after a char: at the least offset its alignment allows,
+  // which the array's own alignment cannot round up.
   alignas(max_align_t) Holder holders[4];
-  for (Holder &h : holders) {
+  for (Holder& h : holders) {
     PbciArena a = {};
     EXPECT_EQ(pbci_arena_init(&a, nullptr, 0, h.buf.bytes, sizeof h.buf.bytes),
               0)
         << "buffer at offset "
-        << (reinterpret_cast<const char *>(h.buf.bytes) - &holders[0].c);
+        << (reinterpret_cast<const char*>(h.buf.bytes) - &holders[0].c);
   }
 }
 

@@ -34,11 +34,11 @@ int main(void) {
   req.site_domain = "example.com";
   len = rtb__v2__bid_request__pack(&req, wire);
 
-  used = rtb__v2__bid_request__iter_unpack_ex(wire, len, buf.bytes, sizeof buf.bytes,
-                                              &opts, &st);
+  used = rtb__v2__bid_request__iter_unpack_ex(wire, len, buf.bytes,
+                                              sizeof buf.bytes, &opts, &st);
   if (used < 0) {
-    fprintf(stderr, "decode failed: %s at byte %zu (field %" PRIu32 ")\n", st.message,
-            st.offset, st.field_number);
+    fprintf(stderr, "decode failed: %s at byte %zu (field %" PRIu32 ")\n",
+            st.message, st.offset, st.field_number);
     return 1;
   }
   r = (const Rtb__V2__BidRequest *)buf.bytes;

@@ -6,7 +6,8 @@
 
 #define PBCI_TEST_JOIN_(a, b) a##b
 #define PBCI_TEST_JOIN(a, b) PBCI_TEST_JOIN_(a, b)
-#define PBCI_TEST_BUF_ALIGN PBCI_TEST_JOIN(pbci_test_buf_align_, PBCI_TEST_C_STD)
+#define PBCI_TEST_BUF_ALIGN \
+  PBCI_TEST_JOIN(pbci_test_buf_align_, PBCI_TEST_C_STD)
 #define PBCI_TEST_BUFFER_ALIGN \
   PBCI_TEST_JOIN(pbci_test_buffer_align_, PBCI_TEST_C_STD)
 

@@ -79,7 +79,8 @@ class Checker {
 
   std::string Array(const void* p, size_t n, size_t elem,
                     const std::string& path) {
-    if (n == 0 && p != nullptr && empty_arrays_) return Object(p, 0, path, true);
+    if (n == 0 && p != nullptr && empty_arrays_)
+      return Object(p, 0, path, true);
     if ((n == 0) != (p == nullptr)) return path + ": count and array disagree";
     if (n == 0) return "";
     if (n > SIZE_MAX / elem) return path + ": count too large";
@@ -187,7 +188,7 @@ class Checker {
 
   std::vector<Region> regions_;
   uintptr_t alias_begin_, alias_end_;  // 0, 0 when nothing may alias
-  bool empty_arrays_;  // an array may have no elements
+  bool empty_arrays_;                  // an array may have no elements
 };
 
 }  // namespace
@@ -204,7 +205,8 @@ std::string CheckInvariants(const ProtobufCMessage* m, const void* buf,
 
 std::string CheckMergedInvariants(const ProtobufCMessage* m,
                                   const std::vector<Span>& buffers) {
-  return Checker(buffers, nullptr, 0, true).Message(m, m->descriptor->short_name);
+  return Checker(buffers, nullptr, 0, true)
+      .Message(m, m->descriptor->short_name);
 }
 
 }  // namespace pbci_test
