@@ -79,7 +79,8 @@ void Fail(const IterType& t, const std::string& what, const std::string& in) {
 // The input, which decodes into `size` bytes, merged into its own decode
 // with a new buffer of `pick` 64ths of that (merging appends to its arrays,
 // so it mostly fails for want of room): if the merge fails, the message is
-// whole, and protobuf-c packs it.
+// whole, and protobuf-c packs it. A decode of its own, since the caller's
+// stays for the option checks.
 void CheckFailedMerge(const IterType& t, const std::string& in, size_t size,
                       unsigned pick) {
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(in.data());
