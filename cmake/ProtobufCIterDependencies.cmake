@@ -1,5 +1,6 @@
 # Finds what building protobuf-c-iter and generated code needs:
-#   protobuf::protoc, protobuf::libprotobuf, protobuf::libprotoc
+#   protobuf::protoc, protobuf::libprotobuf (and protobuf::libprotoc, which
+#       only the plugin's build needs: plugin/CMakeLists.txt requires it)
 #       from protobuf's CMake package when it has one (protobuf >= 22 needs
 #       it: its targets carry the abseil libraries), else CMake's FindProtobuf
 #   protobuf-c::protobuf-c     (protobuf-c's CMake package, else pkg-config)
@@ -14,25 +15,42 @@
 #       either directory may be /usr/include holding another release's copy
 #       of the other's files)
 # A protoc of one version with a libprotobuf of another is a configure error.
+#
+# What is missing stops the configuration, except in the package's
+# find_package() (protobuf-c-iterConfig.cmake sets _PBCI_FINDING_PACKAGE):
+# there the first problem goes to PROTOBUF_C_ITER_DEPENDENCY_ERROR and this
+# file returns, so that the package is not found and a find_package without
+# REQUIRED goes on.
 include_guard(GLOBAL)
+
+# Reports its arguments, concatenated as message() does; in the package's
+# find_package(), returns from this file.
+macro(_pbci_dependency_error)
+  string(CONCAT _pbci_message ${ARGV})
+  if(_PBCI_FINDING_PACKAGE)
+    set(PROTOBUF_C_ITER_DEPENDENCY_ERROR "${_pbci_message}")
+    return()
+  endif()
+  message(FATAL_ERROR "${_pbci_message}")
+endmacro()
 
 if(NOT TARGET protobuf::libprotobuf)
   find_package(Protobuf CONFIG QUIET)
   if(NOT Protobuf_FOUND)
-    find_package(Protobuf MODULE REQUIRED)
+    find_package(Protobuf MODULE)
+  endif()
+  if(NOT Protobuf_FOUND)
+    _pbci_dependency_error("protobuf not found: install protobuf-compiler and libprotobuf-dev, or name its prefix in CMAKE_PREFIX_PATH")
   endif()
 endif()
 if(NOT TARGET protobuf::protoc)
-  message(FATAL_ERROR "protoc not found: install protobuf-compiler")
-endif()
-if(NOT TARGET protobuf::libprotoc)
-  message(FATAL_ERROR "libprotoc not found: install libprotoc-dev")
+  _pbci_dependency_error("protoc not found: install protobuf-compiler")
 endif()
 
 # FindProtobuf's targets (CMake's module, which a parent project may have
 # used) link no abseil, which protobuf 22 (library 4.22) and newer need.
 if(Protobuf_VERSION VERSION_GREATER_EQUAL 4.22 AND NOT Protobuf_CONFIG)
-  message(FATAL_ERROR
+  _pbci_dependency_error(
     "protobuf ${Protobuf_VERSION} was found by CMake's FindProtobuf, whose "
     "targets lack the abseil libraries it needs: find it with "
     "find_package(Protobuf CONFIG) (or -DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON).")
@@ -49,13 +67,13 @@ execute_process(COMMAND "${_pbci_protoc}" --version
                 ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
 string(REGEX MATCH "[0-9]+(\\.[0-9]+)+" PROTOBUF_C_ITER_PROTOC_VERSION "${_pbci_out}")
 if(NOT _pbci_rc EQUAL 0 OR NOT PROTOBUF_C_ITER_PROTOC_VERSION)
-  message(FATAL_ERROR "${_pbci_protoc} --version failed: '${_pbci_out}'")
+  _pbci_dependency_error("${_pbci_protoc} --version failed: '${_pbci_out}'")
 endif()
 set(_pbci_lib_version "${Protobuf_VERSION}")
 string(REPLACE "." "\\." _pbci_escaped "${PROTOBUF_C_ITER_PROTOC_VERSION}")
 if(_pbci_lib_version AND
    NOT _pbci_lib_version MATCHES "(^|\\.)${_pbci_escaped}(\\.0)?$")
-  message(FATAL_ERROR
+  _pbci_dependency_error(
     "protoc ${_pbci_protoc} is ${PROTOBUF_C_ITER_PROTOC_VERSION}, but the "
     "protobuf library found is ${_pbci_lib_version}: they must be one release. "
     "Point CMAKE_PREFIX_PATH at one protobuf installation (or set "
@@ -75,8 +93,8 @@ foreach(dir "${_pbci_prefix}/include" ${_pbci_dirs} ${Protobuf_INCLUDE_DIRS})
   endif()
 endforeach()
 if(NOT PROTOBUF_C_ITER_PROTOBUF_INCLUDE)
-  message(FATAL_ERROR "google/protobuf/descriptor.proto not found beside "
-                      "${_pbci_protoc} nor the protobuf headers: install libprotobuf-dev")
+  _pbci_dependency_error("google/protobuf/descriptor.proto not found beside "
+                         "${_pbci_protoc} nor the protobuf headers: install libprotobuf-dev")
 endif()
 # Cache entries, so that they are also set in the directories of
 # add_subdirectory users.
@@ -89,8 +107,14 @@ if(NOT TARGET protobuf-c::protobuf-c)
   find_package(protobuf-c CONFIG QUIET)
 endif()
 if(NOT TARGET protobuf-c::protobuf-c)
-  find_package(PkgConfig REQUIRED)
-  pkg_check_modules(PROTOBUF_C REQUIRED IMPORTED_TARGET GLOBAL libprotobuf-c)
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(PROTOBUF_C QUIET IMPORTED_TARGET GLOBAL libprotobuf-c)
+  endif()
+  if(NOT PROTOBUF_C_FOUND)
+    _pbci_dependency_error("libprotobuf-c not found (its CMake package, or pkg-config's "
+                           "libprotobuf-c): install libprotobuf-c-dev and pkg-config")
+  endif()
   add_library(protobuf-c::protobuf-c INTERFACE IMPORTED GLOBAL)
   target_link_libraries(protobuf-c::protobuf-c INTERFACE PkgConfig::PROTOBUF_C)
 endif()
@@ -99,6 +123,9 @@ endif()
 # created are visible already, and CMake only lets the creating directory
 # promote them.
 foreach(t protobuf::protoc protobuf::libprotobuf protobuf::libprotoc protobuf-c::protobuf-c)
+  if(NOT TARGET ${t})
+    continue()
+  endif()
   get_target_property(global ${t} IMPORTED_GLOBAL)
   get_target_property(created_in ${t} SOURCE_DIR)
   if(NOT global AND created_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
@@ -146,7 +173,7 @@ find_program(PROTOBUF_C_ITER_PROTOC_GEN_C NAMES protoc-gen-c protoc-c
              HINTS ${_pbci_hints}
              DOC "protoc-c's protoc plugin (package protobuf-c-compiler)")
 if(NOT PROTOBUF_C_ITER_PROTOC_GEN_C)
-  message(FATAL_ERROR "protoc-gen-c not found: install protobuf-c-compiler")
+  _pbci_dependency_error("protoc-gen-c not found: install protobuf-c-compiler")
 endif()
 
 find_path(PROTOBUF_C_ITER_PROTO_INCLUDE protobuf-c/protobuf-c.proto
@@ -154,7 +181,7 @@ find_path(PROTOBUF_C_ITER_PROTO_INCLUDE protobuf-c/protobuf-c.proto
                 ${PROTOBUF_C_ITER_PROTOBUF_INCLUDE}
           DOC "directory containing protobuf-c/protobuf-c.proto")
 if(NOT PROTOBUF_C_ITER_PROTO_INCLUDE)
-  message(FATAL_ERROR "protobuf-c/protobuf-c.proto not found: install libprotobuf-c-dev")
+  _pbci_dependency_error("protobuf-c/protobuf-c.proto not found: install libprotobuf-c-dev")
 endif()
 set(PROTOBUF_C_ITER_PROTOC_INCLUDES
     -Iprotobuf-c=${PROTOBUF_C_ITER_PROTO_INCLUDE}/protobuf-c

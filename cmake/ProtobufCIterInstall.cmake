@@ -29,8 +29,27 @@ install(FILES
   ${PROJECT_BINARY_DIR}/protobuf-c-iterConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/ProtobufCIterDependencies.cmake
   ${PROJECT_SOURCE_DIR}/cmake/ProtobufCIterGenerate.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/ProtobufCIterDepfile.cmake
   DESTINATION ${PROTOBUF_C_ITER_CMAKE_DIR})
 
+# The .pc file finds its prefix from where it is (pkg-config's ${pcfiledir}),
+# so that `cmake --install --prefix` and a moved prefix are named right, not
+# the CMAKE_INSTALL_PREFIX of configure time. Absolute install directories
+# stay as they are.
+set(PROTOBUF_C_ITER_PC_PREFIX "\${pcfiledir}")
+if(NOT IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  file(RELATIVE_PATH _pbci_up "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+  string(APPEND PROTOBUF_C_ITER_PC_PREFIX "/${_pbci_up}")
+else()
+  set(PROTOBUF_C_ITER_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+endif()
+foreach(dir LIBDIR INCLUDEDIR BINDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(PROTOBUF_C_ITER_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(PROTOBUF_C_ITER_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/protobuf-c-iter.pc.in
   ${PROJECT_BINARY_DIR}/protobuf-c-iter.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/protobuf-c-iter.pc

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages protobuf-c-iter needs, if any is missing.
-# Used by examples/quickstart.sh, tests/run.sh and CI.
+#   cmake/install-deps.sh          to build and test everything (tests/run.sh, CI)
+#   cmake/install-deps.sh --build  to build the plugin, runtime and examples only
+#                                  (examples/quickstart.sh)
 set -euo pipefail
 
-packages=(cmake make g++ gcc clang libclang-rt-14-dev pkg-config
+packages=(cmake make g++ gcc pkg-config
           protobuf-compiler libprotobuf-dev libprotoc-dev
-          protobuf-c-compiler libprotobuf-c-dev
-          libgtest-dev libbenchmark-dev valgrind)
+          protobuf-c-compiler libprotobuf-c-dev)
+case "${1:-}" in
+  --build) ;;
+  # The fuzzers need clang and its runtimes; the hostile tests valgrind; the
+  # bench Google Benchmark; a downstream test Ninja.
+  "") packages+=(clang libclang-rt-14-dev libgtest-dev libbenchmark-dev valgrind
+                 ninja-build) ;;
+  *) echo "usage: $0 [--build]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
