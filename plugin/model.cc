@@ -439,7 +439,7 @@ void AddDependencyHeaders(const Descriptor* message, FileModel* model) {
 
 bool BuildFileModel(const FileDescriptor* file, const Options& options,
                     FileModel* model, std::string* error) {
-  if (!ValidateFeatures(file, error)) return false;
+  if (!ValidateFeatures(file, options, error)) return false;
   model->proto_name = file->name();
   model->iter_header = IterHeaderName(std::string(file->name()));
   model->iter_source = IterSourceName(std::string(file->name()));

@@ -245,8 +245,13 @@ bool IsProtocCKeyword(const std::string& lower_name) {
   return ProtocCKeywords().count(lower_name) > 0;
 }
 
-bool IsUnescapedCKeyword(const std::string& lower_name) {
-  return lower_name == "restrict";
+const char* UnescapedCKeyword(const std::string& lower_name) {
+  if (lower_name == "restrict") return "a C99 keyword";
+  if (lower_name == "static_assert") {
+    return "a macro of C11's <assert.h>, which protobuf-c.h includes";
+  }
+  if (lower_name == "typeof") return "a GNU C keyword (gcc's default mode)";
+  return nullptr;
 }
 
 std::string FieldMemberName(const FieldDescriptor* field) {

@@ -89,9 +89,11 @@ std::string CountMemberName(const google::protobuf::FieldDescriptor* field);
 std::string CapacityLocalName(const google::protobuf::FieldDescriptor* field);
 // True when protoc-c appends "_" to `lower_name` (its C++ keyword list).
 bool IsProtocCKeyword(const std::string& lower_name);
-// True for C keywords protoc-c does not escape, so its output cannot
-// compile: "restrict".
-bool IsUnescapedCKeyword(const std::string& lower_name);
+// What `lower_name` is to a C compiler when it is a name protoc-c does not
+// escape but its output cannot use as a struct member ("a C99 keyword" for
+// "restrict"; also static_assert, a macro of the <assert.h> protobuf-c.h
+// includes in C11, and GNU C's typeof); else nullptr.
+const char* UnescapedCKeyword(const std::string& lower_name);
 
 // Oneof case member: oneof "MyChoice" -> "my_choice_case".
 std::string OneofCaseMember(const google::protobuf::OneofDescriptor* oneof);

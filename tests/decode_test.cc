@@ -777,6 +777,42 @@ std::string NestedPlain(int levels) {
   return body;
 }
 
+// Deviation 7: a type with gen_init_helpers = false has no x__init, and
+// protobuf-c sets its new instances up from the descriptor, whose absent
+// enum without a default reads 0 (no value of Level); X__INIT, which protoc-c
+// emits either way and the specification agree on LOW, its first value.
+TEST(Deviation, Bug7AbsentEnumWithoutInitHelpersReadsItsFirstValue) {
+  // x: 5, child {}, children [{}], child_in_oneof {}.
+  const std::string in =
+      Bytes({0x10, 0x05, 0x1a, 0x00, 0x22, 0x00, 0x32, 0x00});
+  ASSERT_EQ(iter__init__no_init_enum__descriptor.message_init, nullptr);
+  auto* ref = PbcUnpack<Iter__Init__NoInitEnum>(
+      &iter__init__no_init_enum__descriptor, in);
+  ASSERT_NE(ref, nullptr);
+  EXPECT_EQ(ref->has_level, 0);
+  EXPECT_EQ(static_cast<int>(ref->level), 0)
+      << "protobuf-c 1.4.1: zeroed, not LOW";
+  EXPECT_EQ(static_cast<int>(ref->child->level), 0);
+  EXPECT_EQ(static_cast<int>(ref->children[0]->level), 0);
+  EXPECT_EQ(static_cast<int>(ref->child_in_oneof->level), 0);
+  PbcFree(&ref->base);
+  const Iter__Init__NoInitEnum init = ITER__INIT__NO_INIT_ENUM__INIT;
+  EXPECT_EQ(init.level, ITER__INIT__LEVEL__LOW);
+  Decoded<Iter__Init__NoInitEnum> m("iter.init.NoInitEnum", in);
+  ASSERT_GE(m.code(), 0);
+  EXPECT_EQ(m->x, 5);
+  EXPECT_EQ(m->has_level, 0);
+  EXPECT_EQ(m->level, ITER__INIT__LEVEL__LOW);
+  ASSERT_NE(m->child, nullptr);
+  EXPECT_EQ(m->child->level, ITER__INIT__LEVEL__LOW);
+  ASSERT_EQ(m->n_children, 1u);
+  EXPECT_EQ(m->children[0]->level, ITER__INIT__LEVEL__LOW);
+  ASSERT_EQ(m->o_case, ITER__INIT__NO_INIT_ENUM__O_CHILD_IN_ONEOF);
+  EXPECT_EQ(m->child_in_oneof->level, ITER__INIT__LEVEL__LOW);
+  // With that corrected, the rest is protobuf-c's.
+  EXPECT_EQ(CheckAgainstProtobufC(TypeNamed("iter.init.NoInitEnum"), in), "");
+}
+
 TEST(Deviation, NestingBeyond100LevelsIsRejected) {
   // Plain at level 0 holding 100 levels of children: accepted by both.
   std::string ok = NestedPlain(100);

@@ -44,8 +44,10 @@ TEST(Names, Keywords) {
   EXPECT_TRUE(IsProtocCKeyword("class"));
   EXPECT_TRUE(IsProtocCKeyword("int"));
   EXPECT_FALSE(IsProtocCKeyword("restrict"));
-  EXPECT_TRUE(IsUnescapedCKeyword("restrict"));
-  EXPECT_FALSE(IsUnescapedCKeyword("class"));
+  EXPECT_NE(UnescapedCKeyword("restrict"), nullptr);
+  EXPECT_NE(UnescapedCKeyword("static_assert"), nullptr);
+  EXPECT_NE(UnescapedCKeyword("typeof"), nullptr);
+  EXPECT_EQ(UnescapedCKeyword("class"), nullptr);
 }
 
 std::string ReadFile(const std::string& path) {

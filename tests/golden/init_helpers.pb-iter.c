@@ -727,3 +727,272 @@ ptrdiff_t iter__init__flat_union__iter_unpack(const uint8_t *data, size_t len, v
   return pbci_unpack_end(&arena, iter__init__flat_union__iter_decode(msg, data, pbci_end(data, len),
       &arena, 0, NULL));
 }
+
+/* ==== Iter__Init__NoInitEnum (iter.init.NoInitEnum) ==== */
+
+/* The fields of iter.init.NoInitEnum by number, for the runtime's table-driven
+ * sizer (pbci_measure, behind unpacked_size). */
+static const PbciFieldInfo iter__init__no_init_enum__iter_fields[] = {
+  { /* optional iter.init.Level level = 1 */
+    .number = 1, .key = 0x08, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional int32 x = 2 */
+    .number = 2, .key = 0x10, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = 0, .op = PBCI_OP_VARINT},
+  { /* optional iter.init.NoInitEnum child = 3 */
+    .number = 3, .key = 0x1a, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 0,
+    .sub = &iter__init__no_init_enum__iter_message},
+  { /* repeated iter.init.NoInitEnum children = 4 */
+    .number = 4, .key = 0x22, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_REPEATED, .op = PBCI_OP_OTHER, .slot = 0, .elem_size = sizeof(Iter__Init__NoInitEnum *),
+    .sub = &iter__init__no_init_enum__iter_message},
+  { /* oneof o: int32 in_oneof = 5 */
+    .number = 5, .key = 0x28, .kind = PBCI_KIND_SCALAR,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_VARINT),
+    .flags = PBCI_FIELD_GROUP, .op = PBCI_OP_OTHER, .slot = 1},
+  { /* oneof o: iter.init.NoInitEnum child_in_oneof = 6 */
+    .number = 6, .key = 0x32, .kind = PBCI_KIND_MESSAGE,
+    .wire_types = PBCI_WT_BIT(PBCI_WT_LEN),
+    .flags = PBCI_FIELD_GROUP | PBCI_FIELD_GOES_ON, .op = PBCI_OP_OTHER, .slot = 1,
+    .sub = &iter__init__no_init_enum__iter_message},
+};
+
+/* ITER__INIT__NO_INIT_ENUM__INIT as an object, for PBCI_SET_UP. */
+const Iter__Init__NoInitEnum iter__init__no_init_enum__iter_prototype = ITER__INIT__NO_INIT_ENUM__INIT;
+
+/* Sets up a new top-level instance. */
+static void iter__init__no_init_enum__iter_init(void *msg) {
+  PBCI_SET_UP(msg, Iter__Init__NoInitEnum, ITER__INIT__NO_INIT_ENUM__INIT, iter__init__no_init_enum__iter_prototype);
+}
+
+const PbciMessage iter__init__no_init_enum__iter_message = {
+  sizeof(Iter__Init__NoInitEnum), &iter__init__no_init_enum__descriptor,
+  iter__init__no_init_enum__iter_init,
+  iter__init__no_init_enum__iter_decode,
+  NULL, /* sizer: the runtime's scratch suffices */
+  iter__init__no_init_enum__iter_fields, 6, /* fields */
+  1, /* repeated fields */
+  2, /* groups of merging sub-message occurrences */
+  0, NULL /* required fields without a default */
+};
+
+/* Decodes one occurrence of iter.init.NoInitEnum, [p, end), into `m`: scalars
+ * overwrite, sub-messages merge, repeated fields append. Fields usually come
+ * in number order, so after a value the keys of the next fields are tried
+ * first and a match jumps straight to its case (field_N, packed_N; value_N,
+ * past a fixed-width value's bounds check, found with the key). Arrays
+ * grow when full, for the run of elements starting there. On failure,
+ * reports the field being decoded (pbci_fail) unless a deeper call did. */
+PBCI_DECODER ptrdiff_t iter__init__no_init_enum__iter_decode(void *m, const uint8_t *p,
+    const uint8_t *end, PbciArena *arena, uint32_t depth, PbciNext *next) {
+  Iter__Init__NoInitEnum *msg = m;
+  const uint8_t *field = p;   /* key of the field being decoded */
+  ptrdiff_t r;
+  uint64_t tag;
+  uint64_t v;
+  const uint8_t *value_end;
+  size_t cap_children = msg->n_children; /* capacity of children */
+  union { /* the pointers of a first run of sub-messages, until it ends */
+    Iter__Init__NoInitEnum *children[PBCI_RUN_SLOTS];
+  } buffered;
+occurrence:
+  while (p < end) {
+    field = p;
+    p = pbci_read_key(p, end, &tag);
+    if (p == NULL) goto malformed;
+    switch (tag) {
+      case PBCI_TAG(1, PBCI_WT_VARINT): /* optional iter.init.Level level = 1 */
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->level = (Iter__Init__Level)(int32_t)v;
+        msg->has_level = 1;
+        if (PBCI_USUALLY(p < end && p[0] == 0x10)) {
+          field = p;
+          p += 1;
+          goto field_2;
+        }
+        break;
+      case PBCI_TAG(2, PBCI_WT_VARINT): /* optional int32 x = 2 */
+      field_2:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->x = (int32_t)v;
+        msg->has_x = 1;
+        if (PBCI_USUALLY(p < end && p[0] == 0x1a)) {
+          field = p;
+          p += 1;
+          goto field_3;
+        }
+        break;
+      case PBCI_TAG(3, PBCI_WT_LEN): /* optional iter.init.NoInitEnum child = 3 */
+      field_3:
+        p = pbci_read_nested_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        if (msg->child == NULL) {
+          /* The first occurrence; later ones merge into it. */
+          msg->child = pbci_alloc(arena, sizeof *msg->child);
+          if (msg->child == NULL) goto no_memory;
+          PBCI_SET_UP(msg->child, Iter__Init__NoInitEnum, ITER__INIT__NO_INIT_ENUM__INIT, iter__init__no_init_enum__iter_prototype);
+          r = iter__init__no_init_enum__iter_decode(msg->child, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x1a, value_end};
+          r = iter__init__no_init_enum__iter_decode(msg->child, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
+        }
+        if (r < 0) goto fail;
+        p = value_end;
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        break;
+      case PBCI_TAG(4, PBCI_WT_LEN): /* repeated iter.init.NoInitEnum children = 4 */
+      field_4:
+        if (msg->n_children == cap_children) {
+          void *old = msg->children;
+          msg->children = pbci_message_room(arena, old, &msg->n_children, &cap_children,
+              sizeof *msg->children, buffered.children, field, p, end, p - field == 1);
+          if (msg->children == NULL) {
+            msg->children = old;
+            goto no_memory;
+          }
+        }
+        p = pbci_read_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        {
+          Iter__Init__NoInitEnum *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Init__NoInitEnum, ITER__INIT__NO_INIT_ENUM__INIT, iter__init__no_init_enum__iter_prototype);
+          msg->children[msg->n_children++] = sub;
+          r = iter__init__no_init_enum__iter_decode(sub, p, value_end, arena, depth + 1, NULL);
+          if (r < 0) goto fail;
+        }
+        p = value_end;
+        if (PBCI_USUALLY(p < end && p[0] == 0x22)) {
+          field = p;
+          p += 1;
+          goto field_4;
+        }
+        if (msg->children == buffered.children) {
+          /* The run ended: its array, exact, after its structs. */
+          msg->children = pbci_close_run(arena, buffered.children, &msg->n_children, &cap_children,
+              sizeof *msg->children);
+          if (msg->children == NULL) {
+            msg->children = buffered.children; /* dropped at fail */
+            goto no_memory;
+          }
+        }
+        if (PBCI_USUALLY(p < end && p[0] == 0x28)) {
+          field = p;
+          p += 1;
+          goto field_5;
+        }
+        break;
+      case PBCI_TAG(5, PBCI_WT_VARINT): /* oneof o: int32 in_oneof = 5 */
+      field_5:
+        p = pbci_read_varint(p, end, &v);
+        if (p == NULL) goto malformed;
+        msg->in_oneof = (int32_t)v;
+        msg->o_case = ITER__INIT__NO_INIT_ENUM__O_IN_ONEOF;
+        if (PBCI_USUALLY(p < end && p[0] == 0x32)) {
+          field = p;
+          p += 1;
+          goto field_6;
+        }
+        break;
+      case PBCI_TAG(6, PBCI_WT_LEN): /* oneof o: iter.init.NoInitEnum child_in_oneof = 6 */
+      field_6:
+        p = pbci_read_nested_len(p, end, &value_end);
+        if (p == NULL) goto malformed;
+        if (depth >= arena->ctx.max_depth) goto too_deep;
+        if (msg->o_case != ITER__INIT__NO_INIT_ENUM__O_CHILD_IN_ONEOF || msg->child_in_oneof == NULL) {
+          /* The first occurrence; later ones merge into it. */
+          Iter__Init__NoInitEnum *sub = pbci_alloc(arena, sizeof *sub);
+          if (sub == NULL) goto no_memory;
+          PBCI_SET_UP(sub, Iter__Init__NoInitEnum, ITER__INIT__NO_INIT_ENUM__INIT, iter__init__no_init_enum__iter_prototype);
+          msg->child_in_oneof = sub;
+          msg->o_case = ITER__INIT__NO_INIT_ENUM__O_CHILD_IN_ONEOF;
+          r = iter__init__no_init_enum__iter_decode(msg->child_in_oneof, p, value_end, arena, depth + 1, NULL);
+        } else {
+          /* A merge: the occurrences right after it may merge there too. */
+          PbciNext merge = {end, 0x32, value_end};
+          r = iter__init__no_init_enum__iter_decode(msg->child_in_oneof, p, value_end, arena, depth + 1, &merge);
+          value_end = merge.stop;
+        }
+        if (r < 0) goto fail;
+        p = value_end;
+        break;
+      default:
+        /* Unknown, or a field of this message with a wire type it does not
+         * take (malformed). */
+        p = pbci_store_unknown(arena, &iter__init__no_init_enum__iter_message, &msg->base, field, end,
+            &r);
+        if (p == NULL) goto fail;
+        break;
+    }
+  }
+  if (PBCI_RARELY(next != NULL)) {
+    /* The parent's next field may be this one's again (a sub-message sent
+     * again and again): that occurrence merges into this instance, so it
+     * is decoded here, without a return and a call, with the arrays'
+     * capacities in hand (PbciNext). */
+    const uint8_t *next_end;
+    p = pbci_next_occurrence(next, end, &next_end);
+    if (p != NULL) {
+      end = next_end;
+      goto occurrence;
+    }
+    next->stop = end;
+  }
+  return 0;
+too_deep:
+  r = PROTOBUF_C_ITER_ERR_DEPTH;
+  goto fail;
+no_memory:
+  r = PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  goto fail;
+malformed:
+  r = PROTOBUF_C_ITER_ERR_MALFORMED;
+fail:
+  if (msg->children == buffered.children) {
+    msg->children = NULL;
+    msg->n_children = 0;
+  }
+  return pbci_fail(&arena->ctx, r, field, end);
+}
+
+size_t iter__init__no_init_enum__iter_unpacked_size_bound(size_t len) {
+  size_t k = 0; /* K: see the header */
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(1, 1));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1, 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Init__NoInitEnum)), 2));
+  k = pbci_max_size(k, PROTOBUF_C_ITER_PER_BYTE(PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Init__NoInitEnum)) + PROTOBUF_C_ITER_ARRAY_COST(sizeof(Iter__Init__NoInitEnum *)), 2));
+  return protobuf_c_iter_size_bound(len, k, sizeof(Iter__Init__NoInitEnum));
+}
+
+const ProtobufCIterType iter__init__no_init_enum__iter_type = {
+  &iter__init__no_init_enum__descriptor, &iter__init__no_init_enum__iter_message
+};
+
+/* protobuf_c_iter_unpack(&iter__init__no_init_enum__iter_type, ..., NULL, NULL), with the
+ * struct set up and decoded here rather than through the type's table. */
+ptrdiff_t iter__init__no_init_enum__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size) {
+  PbciArena arena;
+  ptrdiff_t r;
+  Iter__Init__NoInitEnum *msg = pbci_unpack_begin(&arena, data, len, buf, buf_size,
+      sizeof *msg, &r);
+  if (msg == NULL) return r;
+  iter__init__no_init_enum__iter_init(msg);
+  return pbci_unpack_end(&arena, iter__init__no_init_enum__iter_decode(msg, data, pbci_end(data, len),
+      &arena, 0, NULL));
+}

@@ -341,6 +341,70 @@ ptrdiff_t iter__init__flat_union__iter_decode(void *msg, const uint8_t *p,
 extern const struct PbciMessage iter__init__flat_union__iter_message;
 extern const Iter__Init__FlatUnion iter__init__flat_union__iter_prototype;
 
+/* ---- Iter__Init__NoInitEnum (iter.init.NoInitEnum) ---- */
+
+/* The type, for generic code (protobuf_c_iter_unpack, stream readers). */
+extern const ProtobufCIterType iter__init__no_init_enum__iter_type;
+
+/* Decodes `data` into `buf` with decode options (NULL for the defaults)
+ * and a status report (NULL if not wanted); the message is (Iter__Init__NoInitEnum *)buf.
+ * Returns the bytes of `buf` used, or a negative PROTOBUF_C_ITER_ERR_* code. */
+static inline ptrdiff_t iter__init__no_init_enum__iter_unpack_ex(const uint8_t *data,
+    size_t len, void *buf, size_t buf_size, const ProtobufCIterOptions *opts,
+    ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack(&iter__init__no_init_enum__iter_type, data, len, buf, buf_size, opts, status);
+}
+
+/* Merges `data` into `msg` (from an earlier unpack, or ITER__INIT__NO_INIT_ENUM__INIT), taking
+ * new storage from `buf`. Returns the bytes of `buf` used, or an error. */
+static inline ptrdiff_t iter__init__no_init_enum__iter_unpack_merge_ex(Iter__Init__NoInitEnum *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size,
+    const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpack_merge(&iter__init__no_init_enum__iter_type, msg, data, len, buf, buf_size,
+      opts, status);
+}
+
+/* The exact buffer size iter__init__no_init_enum__iter_unpack_ex needs for `data` with the
+ * same options, or the error it would return. */
+static inline ptrdiff_t iter__init__no_init_enum__iter_unpacked_size_ex(const uint8_t *data,
+    size_t len, const ProtobufCIterOptions *opts, ProtobufCIterStatus *status) {
+  return protobuf_c_iter_unpacked_size(&iter__init__no_init_enum__iter_type, data, len, opts, status);
+}
+
+/* The same three with the default options and no status. (The first is
+ * defined in the .c, where it calls the decoder directly.) */
+ptrdiff_t iter__init__no_init_enum__iter_unpack(const uint8_t *data, size_t len, void *buf,
+    size_t buf_size);
+static inline ptrdiff_t iter__init__no_init_enum__iter_unpack_merge(Iter__Init__NoInitEnum *msg,
+    const uint8_t *data, size_t len, void *buf, size_t buf_size) {
+  return iter__init__no_init_enum__iter_unpack_merge_ex(msg, data, len, buf, buf_size, NULL, NULL);
+}
+static inline ptrdiff_t iter__init__no_init_enum__iter_unpacked_size(const uint8_t *data,
+    size_t len) {
+  return iter__init__no_init_enum__iter_unpacked_size_ex(data, len, NULL, NULL);
+}
+
+/* At least iter__init__no_init_enum__iter_unpacked_size_ex(data, len, opts, NULL) for every
+ * input of `len` bytes and all options, in O(1): K * len +
+ * PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Init__NoInitEnum)), or SIZE_MAX when that
+ * overflows. A buffer that large never makes iter__init__no_init_enum__iter_unpack_ex fail with
+ * PROTOBUF_C_ITER_ERR_NO_MEMORY, without a sizing pass. K, the most bytes
+ * of buffer one byte of input can cost, is the largest of these terms
+ * (bytes of buffer / fewest input bytes costing them, rounded up):
+ *   1 / 1: string and bytes copies (a NUL for a length byte)
+ *   (PROTOBUF_C_ITER_ARRAY_COST(sizeof(ProtobufCMessageUnknownField)) + 1) / 2: an unknown field
+ *   PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Init__NoInitEnum)) / 2: optional iter.init.NoInitEnum child = 3 (iter.init.NoInitEnum): an empty occurrence
+ *   (PROTOBUF_C_ITER_STRUCT_COST(sizeof(Iter__Init__NoInitEnum)) + PROTOBUF_C_ITER_ARRAY_COST(sizeof(Iter__Init__NoInitEnum *))) / 2: repeated iter.init.NoInitEnum children = 4 (iter.init.NoInitEnum): an empty element
+ */
+size_t iter__init__no_init_enum__iter_unpacked_size_bound(size_t len);
+
+/* Internal entry points, for decoders of files that use this type. */
+ptrdiff_t iter__init__no_init_enum__iter_decode(void *msg, const uint8_t *p,
+    const uint8_t *end, struct PbciArena *arena, uint32_t depth,
+    struct PbciNext *next);
+extern const struct PbciMessage iter__init__no_init_enum__iter_message;
+extern const Iter__Init__NoInitEnum iter__init__no_init_enum__iter_prototype;
+
 #ifdef __cplusplus
 }
 #endif

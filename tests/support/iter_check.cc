@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "invariants.h"
 #include "option_check.h"
@@ -19,10 +20,60 @@ struct PbcFree {
 };
 using PbcMessage = std::unique_ptr<ProtobufCMessage, PbcFree>;
 
+void* Member(ProtobufCMessage* m, unsigned offset) {
+  return reinterpret_cast<char*>(m) + offset;
+}
+
+// Deviation 7 (docs/compat.md): protoc-c emits no x__init for a type with
+// gen_init_helpers = false, and protobuf-c then sets its new instances up
+// from the descriptor: zeroes, then the defaults it lists, which an enum
+// field without an explicit default lacks. Such a field, absent, reads 0
+// there (no value of the enum, unless it has one) and X__INIT's first value
+// here. The reference gets X__INIT's value, taken from the type's own empty
+// decode (Api.NewStructsStartAsTheirInit and Deviation.Bug7* hold that to
+// the macro).
+void ApplyInitDeviation(ProtobufCMessage* m) {
+  const ProtobufCMessageDescriptor* d = m->descriptor;
+  for (unsigned i = 0; i < d->n_fields; i++) {
+    const ProtobufCFieldDescriptor& f = d->fields[i];
+    const bool in_oneof = (f.flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0;
+    if (in_oneof &&
+        *static_cast<uint32_t*>(Member(m, f.quantifier_offset)) != f.id) {
+      continue;
+    }
+    if (f.type == PROTOBUF_C_TYPE_MESSAGE) {
+      if (f.label == PROTOBUF_C_LABEL_REPEATED) {
+        const size_t n = *static_cast<size_t*>(Member(m, f.quantifier_offset));
+        auto* subs = *static_cast<ProtobufCMessage***>(Member(m, f.offset));
+        for (size_t j = 0; j < n; j++) ApplyInitDeviation(subs[j]);
+      } else if (auto* sub =
+                     *static_cast<ProtobufCMessage**>(Member(m, f.offset))) {
+        ApplyInitDeviation(sub);
+      }
+      continue;
+    }
+    if (d->message_init != nullptr || f.type != PROTOBUF_C_TYPE_ENUM ||
+        f.default_value != nullptr || f.label != PROTOBUF_C_LABEL_OPTIONAL ||
+        in_oneof ||
+        *static_cast<protobuf_c_boolean*>(Member(m, f.quantifier_offset))) {
+      continue;
+    }
+    ExactBuffer init(PROTOBUF_C_ITER_STRUCT_COST(d->sizeof_message));
+    const IterType& t = TypeNamed(d->name);
+    if (t.unpack(nullptr, 0, init.data, init.size) < 0) std::abort();
+    std::memcpy(Member(m, f.offset),
+                Member(static_cast<ProtobufCMessage*>(init.data), f.offset),
+                sizeof(int));
+  }
+}
+
+// protobuf-c's decode of `bytes`, with deviation 7 applied.
 PbcMessage PbcUnpack(const IterType& t, const std::string& bytes) {
-  return PbcMessage(protobuf_c_message_unpack(
+  PbcMessage m(protobuf_c_message_unpack(
       t.desc, nullptr, bytes.size(),
       reinterpret_cast<const uint8_t*>(bytes.data())));
+  if (m != nullptr) ApplyInitDeviation(m.get());
+  return m;
 }
 
 const uint8_t* Data(const std::string& s) {

@@ -30,6 +30,7 @@ const std::vector<IterType>& AllTypes() {
       PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__MEntry, iter__init__no_init__mentry, "iter.init.NoInit.MEntry"),
       PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__Nested, iter__init__no_init__nested, "iter.init.NoInit.Nested"),
       PBCI_TEST_ITER_TYPE(Iter__Init__NoInit__WithInit, iter__init__no_init__with_init, "iter.init.NoInit.WithInit"),
+      PBCI_TEST_ITER_TYPE(Iter__Init__NoInitEnum, iter__init__no_init_enum, "iter.init.NoInitEnum"),
       PBCI_TEST_ITER_TYPE(Iter__Kw__Class, iter__kw__class, "iter.kw.class"),
       PBCI_TEST_ITER_TYPE(Iter__Merge__FarField, iter__merge__far_field, "iter.merge.FarField"),
       PBCI_TEST_ITER_TYPE(Iter__Merge__Inner, iter__merge__inner, "iter.merge.Inner"),
