@@ -105,6 +105,16 @@ elseif(CASE STREQUAL "optional_find_package_stopped_the_configuration")
     message(FATAL_ERROR "REQUIRED without libprotobuf-c: exit ${rc}, said:\n${err}")
   endif()
 
+elseif(CASE STREQUAL "old_cmake_not_found")
+  # The package's DEPFILE needs CMake 3.20's Makefile generators (3.21 is
+  # tested): an older CMake (its version shadowed here) must find no package,
+  # and say why, rather than fail inside protobuf_c_iter_generate().
+  write_project(${WORK}/project "set(CMAKE_VERSION 3.16.3)" "")
+  run(${CMAKE_COMMAND} -S ${WORK}/project -B ${WORK}/build -DCMAKE_PREFIX_PATH=${PREFIX})
+  if(NOT out MATCHES "package not found: protobuf-c-iter needs CMake 3.21 or newer \\(this is 3.16.3\\)")
+    message(FATAL_ERROR "with CMake 3.16.3 the project said:\n${out}\n${err}")
+  endif()
+
 elseif(CASE STREQUAL "makefile_example_ran_protoc_twice")
   # examples/makefile named the generated files as an explicit rule's two
   # targets: make -j ran protoc for each, both writing the same files. Its
