@@ -1,6 +1,7 @@
 // The length-delimited stream reader over memory, FILE * and file
 // descriptors: every message decoded, clean and unclean ends, limits,
 // decode errors that can be skipped, buffer growth through the allocator.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <protobuf-c-iter/stream.h>
 #include <unistd.h>
@@ -419,6 +420,103 @@ TEST(Stream, RegressionStatusIsUnpacksFirstFault) {
             PROTOBUF_C_ITER_ERR_BAD_UTF8);
   EXPECT_EQ(st.field_number, 3u);
   EXPECT_EQ(st.offset, 1u + 2u);  // the prefix, then the key of s
+  protobuf_c_iter_reader_destroy(&r);
+}
+
+// A stream that ended, inside a message or between two, stayed ended: the
+// reader remembered the end, so a retry (as stream.h promised) never read
+// the bytes that came later, and a message cut at the end was lost.
+TEST(Stream, RegressionRetryAfterTheEndReadNothingMore) {
+  const std::string bytes = Stream(3);
+  const size_t cut = Stream(2).size() + 3;  // inside the third message
+  char path[] = "/tmp/pbci_stream_XXXXXX";
+  const int out = mkstemp(path);
+  ASSERT_GE(out, 0);
+  for (const char* kind : {"FILE", "fd"}) {
+    ASSERT_EQ(ftruncate(out, 0), 0);
+    ASSERT_EQ(pwrite(out, bytes.data(), cut, 0), static_cast<ssize_t>(cut));
+    const int in = open(path, O_RDONLY);
+    ASSERT_GE(in, 0);
+    FILE* file = fdopen(in, "r");
+    ASSERT_NE(file, nullptr);
+    ProtobufCIterReader r;
+    if (std::string(kind) == "FILE") {
+      protobuf_c_iter_reader_init_file(&r, file, nullptr);
+    } else {
+      protobuf_c_iter_reader_init_fd(&r, in, nullptr);
+    }
+    std::vector<int> as;
+    EXPECT_EQ(ReadAll(&r, &as), PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+    EXPECT_EQ(as, Upto(2)) << kind;
+    // The rest arrives: the retry decodes the third message, then ends.
+    const size_t rest = bytes.size() - cut;
+    ASSERT_EQ(pwrite(out, bytes.data() + cut, rest, static_cast<off_t>(cut)),
+              static_cast<ssize_t>(rest));
+    EXPECT_EQ(ReadAll(&r, &as), 0) << kind;
+    EXPECT_EQ(as, Upto(3)) << kind;
+    // One more message after the clean end.
+    const std::string more = Delimited(PlainWire(3));
+    ASSERT_EQ(pwrite(out, more.data(), more.size(), static_cast<off_t>(bytes.size())),
+              static_cast<ssize_t>(more.size()));
+    EXPECT_EQ(ReadAll(&r, &as), 0) << kind;
+    EXPECT_EQ(as, Upto(4)) << kind;
+    protobuf_c_iter_reader_destroy(&r);
+    std::fclose(file);
+  }
+  close(out);
+  unlink(path);
+}
+
+// A custom allocator's block not aligned as unpack asks (an arena's 8 bytes
+// where it asks 16) became the decode buffer: every call failed with
+// ALIGNMENT, and the reader never asked the allocator again.
+TEST(Stream, RegressionMisalignedAllocatorBlockFailedEveryCall) {
+  struct Misaligned {  // every block one byte past malloc's
+    ProtobufCAllocator a{Alloc, Free, this};
+    static void* Alloc(void*, size_t n) {
+      auto* p = static_cast<char*>(std::malloc(n + 1));
+      return p != nullptr ? p + 1 : nullptr;
+    }
+    static void Free(void*, void* p) { std::free(static_cast<char*>(p) - 1); }
+  } allocator;
+  ForEachSource(
+      Stream(40),
+      [](ProtobufCIterReader* r, const char* kind) {
+        std::vector<int> as;
+        EXPECT_EQ(ReadAll(r, &as), 0) << kind;
+        EXPECT_EQ(as, Upto(40)) << kind;
+      },
+      &allocator.a);
+}
+
+// A ten-byte prefix whose last byte held more than bit 63 wrapped: a
+// prefix claiming 2^64 bytes read as an empty message.
+TEST(Stream, RegressionPrefixOf2To64ReadAsAnEmptyMessage) {
+  const std::string wrapped = std::string(9, '\x80') + "\x02" + Stream(1);
+  ForEachSource(wrapped, [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    ProtobufCIterStatus st;
+    EXPECT_EQ(ReadAll(r, &as, &st), PROTOBUF_C_ITER_ERR_MALFORMED) << kind;
+    EXPECT_TRUE(as.empty()) << kind;
+    EXPECT_STREQ(st.message, "length prefix over 64 bits") << kind;
+  });
+  // Bit 63 alone is a length, too large, not malformed.
+  const std::string top = std::string(9, '\x80') + "\x01";
+  ForEachSource(top, [](ProtobufCIterReader* r, const char* kind) {
+    std::vector<int> as;
+    EXPECT_EQ(ReadAll(r, &as), PROTOBUF_C_ITER_ERR_TOO_LARGE) << kind;
+  });
+}
+
+// A memory reader of NULL with a length read as an empty stream, where
+// x__iter_unpack refuses NULL data with a length.
+TEST(Stream, RegressionNullMemoryWithALengthReadAsEmpty) {
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, nullptr, 100, nullptr);
+  void* msg;
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, &iter__merge__plain__iter_type, nullptr, &msg,
+                                        nullptr),
+            PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT);
   protobuf_c_iter_reader_destroy(&r);
 }
 

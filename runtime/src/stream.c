@@ -37,7 +37,7 @@ void protobuf_c_iter_reader_init_memory(ProtobufCIterReader *r,
                                         ProtobufCAllocator *allocator) {
   reader_init(r, KIND_MEMORY, allocator);
   r->mem = (const uint8_t *)data;
-  r->mem_len = data != NULL ? len : 0;
+  r->mem_len = len; /* NULL with a length: INVALID_ARGUMENT at reader_next */
 }
 
 void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
@@ -68,9 +68,9 @@ static void reader_free(ProtobufCIterReader *r, void *p) {
 
 void protobuf_c_iter_reader_destroy(ProtobufCIterReader *r) {
   reader_free(r, r->in);
-  reader_free(r, r->buf);
+  reader_free(r, r->buf_block);
   r->in = NULL;
-  r->buf = NULL;
+  r->buf = r->buf_block = NULL;
   r->in_cap = r->buf_cap = 0;
 }
 
@@ -103,7 +103,9 @@ static int make_room(ProtobufCIterReader *r, size_t n) {
 
 /* Whether n bytes are available at the reading position: 1 yes, 0 the
  * stream ends first, or a negative error. Memory streams always answer
- * directly; the others read what is missing. */
+ * directly; the others read what is missing. An end is not remembered: the
+ * next call reads again, so a stream that grew meanwhile goes on (and the
+ * bytes read before the end are kept). */
 static int available(ProtobufCIterReader *r, size_t n) {
   int rc;
   if (r->kind == KIND_MEMORY) return r->mem_len - r->in_pos >= n;
@@ -112,18 +114,16 @@ static int available(ProtobufCIterReader *r, size_t n) {
   if (rc < 0) return rc;
   while (r->in_len - r->in_pos < n) {
     size_t missing = n - (r->in_len - r->in_pos);
-    if (r->eof) return 0;
     if (r->kind == KIND_FILE) {
       /* Exactly what is missing: fread blocks until it has all it asked
-       * for, and a live stream may not have more yet. */
+       * for, and a live stream may not have more yet. clearerr: an earlier
+       * failure must not mask this read's end, and an earlier end (sticky
+       * in glibc) must not stop this read. */
       size_t got;
-      clearerr(r->file); /* an earlier failure must not mask this read's end */
+      clearerr(r->file);
       got = fread(r->in + r->in_len, 1, missing, r->file);
       r->in_len += got;
-      if (got < missing) {
-        if (ferror(r->file)) return PROTOBUF_C_ITER_ERR_IO;
-        r->eof = 1;
-      }
+      if (got < missing) return ferror(r->file) ? PROTOBUF_C_ITER_ERR_IO : 0;
     } else {
       /* read() returns what has arrived: ask for all the room there is. */
       size_t want = r->in_cap - r->in_len;
@@ -132,7 +132,7 @@ static int available(ProtobufCIterReader *r, size_t n) {
         if (errno == EINTR) continue;
         return PROTOBUF_C_ITER_ERR_IO;
       }
-      if (got == 0) r->eof = 1;
+      if (got == 0) return 0;
       r->in_len += (size_t)got;
     }
   }
@@ -160,12 +160,21 @@ static int stream_error(ProtobufCIterStatus *status, int code, uint64_t offset,
   return code;
 }
 
-/* Replaces the decode buffer by one of `cap` bytes. */
+/* Replaces the decode buffer by one of `cap` bytes, aligned for unpack
+ * within a block of up to PROTOBUF_C_ITER_BUF_ALIGN - 1 bytes more: a
+ * custom allocator need not align as malloc does (an arena's 8 bytes, where
+ * unpack asks 16), and a misaligned buffer would fail every call. */
 static int grow_buffer(ProtobufCIterReader *r, size_t cap) {
-  void *buf = reader_alloc(r, cap);
-  if (buf == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
-  reader_free(r, r->buf);
-  r->buf = buf;
+  const size_t slack = PROTOBUF_C_ITER_BUF_ALIGN - 1;
+  void *block;
+  uintptr_t at;
+  if (cap > SIZE_MAX - slack) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  block = reader_alloc(r, cap + slack);
+  if (block == NULL) return PROTOBUF_C_ITER_ERR_NO_MEMORY;
+  reader_free(r, r->buf_block);
+  at = ((uintptr_t)block + slack) & ~(uintptr_t)slack;
+  r->buf_block = block;
+  r->buf = (uint8_t *)block + (at - (uintptr_t)block);
   r->buf_cap = cap;
   return 0;
 }
@@ -226,7 +235,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
   const uint8_t *p;
   ptrdiff_t n;
   int rc;
-  if (r == NULL || type == NULL || msg == NULL) {
+  if (r == NULL || type == NULL || msg == NULL ||
+      (r->kind == KIND_MEMORY && r->mem == NULL && r->mem_len != 0)) {
     return stream_error(status, PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT, 0,
                         "invalid argument");
   }
@@ -243,6 +253,11 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                           "stream ends inside a length prefix");
     }
     b = cursor(r)[prefix];
+    /* The tenth byte holds bit 63 only: more would wrap the length. */
+    if (prefix == PBCI_MAX_PREFIX - 1 && (b & 0x7f) > 1) {
+      return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
+                          "length prefix over 64 bits");
+    }
     len |= (uint64_t)(b & 0x7f) << (7 * prefix);
     prefix++;
     if (b < 0x80) break;

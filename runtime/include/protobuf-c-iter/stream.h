@@ -59,9 +59,9 @@ typedef struct ProtobufCIterReader {
   size_t mem_len;
   uint8_t *in;             /* FILE / fd: bytes read, [in_pos, in_len) unused */
   size_t in_cap, in_pos, in_len;
-  int eof;
-  void *buf;               /* the decode buffer */
+  void *buf;               /* the decode buffer, aligned within buf_block */
   size_t buf_cap;
+  void *buf_block;         /* what the allocator returned for it */
   ProtobufCAllocator *allocator; /* NULL: malloc and free */
   uint64_t offset;         /* stream offset of the next message's prefix */
 } ProtobufCIterReader;
@@ -69,17 +69,23 @@ typedef struct ProtobufCIterReader {
 /* A reader of the `len` bytes at `data`, which must stay valid and unchanged
  * while messages are in use; nothing is copied: messages are decoded from
  * `data` in place. `allocator` (NULL for malloc) provides the decode
- * buffer. */
+ * buffer; its blocks need no particular alignment (the reader aligns the
+ * buffer within them). `data` may be NULL only with `len` 0: otherwise
+ * reader_next returns PROTOBUF_C_ITER_ERR_INVALID_ARGUMENT. */
 void protobuf_c_iter_reader_init_memory(ProtobufCIterReader *r,
                                         const void *data, size_t len,
                                         ProtobufCAllocator *allocator);
 
-/* A reader of `file` from its current position (it is not closed). */
+/* A reader of `file` from its current position (it is not closed). Where
+ * the file ends, reader_next says so (0, or MALFORMED inside a message);
+ * called again, it reads on from there, so a file that grew since (or a
+ * terminal after an end of file) gives its next bytes. */
 void protobuf_c_iter_reader_init_file(ProtobufCIterReader *r, FILE *file,
                                       ProtobufCAllocator *allocator);
 
 /* A reader of file descriptor `fd` (it is not closed); reads are retried
- * on EINTR. It reads ahead, as much as its input buffer holds (64 KiB, more
+ * on EINTR, and after the end of the file, as for FILE * readers, on the
+ * next call. It reads ahead, as much as its input buffer holds (64 KiB, more
  * once a longer message came; the buffer never grows past max_message_size
  * plus 10 bytes, as the limit is when it grows, and never shrinks):
  * after the last message you take, bytes beyond it may already be consumed
@@ -95,8 +101,9 @@ void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
  *      bytes fields point into the stream's memory (memory readers) or the
  *      reader's input buffer (valid until the next call);
  *   0  the stream ended cleanly, between two messages;
- *   <0 PROTOBUF_C_ITER_ERR_MALFORMED (a bad length prefix, a stream that ends
- *      inside a message, or a message that does not decode),
+ *   <0 PROTOBUF_C_ITER_ERR_MALFORMED (a length prefix of more than 10 bytes
+ *      or 64 bits, a stream that ends inside a message, or a message that
+ *      does not decode),
  *      PROTOBUF_C_ITER_ERR_TOO_LARGE (the message or its decode buffer is
  *      over the limit), PROTOBUF_C_ITER_ERR_IO (errno says why),
  *      PROTOBUF_C_ITER_ERR_NO_MEMORY (the allocator failed), or any error
@@ -107,10 +114,11 @@ void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
  * (MALFORMED, MISSING_REQUIRED, DEPTH or BAD_UTF8 inside it, or a decode
  * buffer over max_buffer_size) the reader is past that message, so a
  * caller may skip it and go on; after any other error (a bad prefix, the
- * stream's end, NO_MEMORY, IO, ALIGNMENT from a custom allocator, invalid
- * arguments or options) it does not move: calling again retries. So does
- * TOO_LARGE for a message over max_message_size: its bytes are never read,
- * and a retry fails the same way unless the limit is raised.
+ * stream's end inside a message, NO_MEMORY, IO, invalid arguments or
+ * options) it does not move: calling again retries, reading on where the
+ * stream had ended. So does TOO_LARGE for a message over max_message_size:
+ * its bytes are never read, and a retry fails the same way unless the limit
+ * is raised.
  */
 int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                                 const ProtobufCIterType *type,
