@@ -520,6 +520,45 @@ TEST(Stream, RegressionNullMemoryWithALengthReadAsEmpty) {
   protobuf_c_iter_reader_destroy(&r);
 }
 
+// The reader's own errors about a message (its decode buffer over the
+// limit, the allocator failing) were reported at the message's first byte,
+// the prefix's length past where every other error of the reader points:
+// the message's length prefix.
+TEST(Stream, RegressionReaderErrorsPointedPastThePrefix) {
+  std::string merged;
+  for (int i = 0; i < 2000; i++) merged += std::string("\x0a\x02\x20\x01", 4);
+  const std::string first = Delimited(std::string("\x0a\x02\x08\x05", 4));
+  const std::string bytes = first + Delimited(merged);
+  const ProtobufCIterType* t = &iter__merge3__outer3__iter_type;
+  ForEachSource(bytes, [&](ProtobufCIterReader* r, const char* kind) {
+    r->max_buffer_size = 1 << 14;
+    void* msg;
+    ProtobufCIterStatus st;
+    ASSERT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st), 1) << kind;
+    EXPECT_EQ(protobuf_c_iter_reader_next(r, t, nullptr, &msg, &st),
+              PROTOBUF_C_ITER_ERR_TOO_LARGE)
+        << kind;
+    EXPECT_EQ(st.offset, first.size()) << kind;
+  });
+  struct Failing {  // the first block, then none
+    ProtobufCAllocator a{Alloc, Free, this};
+    int calls = 0;
+    static void* Alloc(void* self, size_t n) {
+      return static_cast<Failing*>(self)->calls++ == 0 ? std::malloc(n) : nullptr;
+    }
+    static void Free(void*, void* p) { std::free(p); }
+  } allocator;
+  ProtobufCIterReader r;
+  protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), &allocator.a);
+  void* msg;
+  ProtobufCIterStatus st;
+  ASSERT_EQ(protobuf_c_iter_reader_next(&r, t, nullptr, &msg, &st), 1);
+  EXPECT_EQ(protobuf_c_iter_reader_next(&r, t, nullptr, &msg, &st),
+            PROTOBUF_C_ITER_ERR_NO_MEMORY);
+  EXPECT_EQ(st.offset, first.size());
+  protobuf_c_iter_reader_destroy(&r);
+}
+
 TEST(Stream, InvalidOptionsDoNotConsumeMessages) {
   const std::string bytes = Stream(1);
   ProtobufCIterReader r;

@@ -189,25 +189,36 @@ static int grow_buffer(ProtobufCIterReader *r, size_t cap) {
  * message that does not decode is unpack's: its first fault in input order,
  * or TOO_LARGE when the buffer reached its limit before the fault. */
 static ptrdiff_t decode(ProtobufCIterReader *r, const ProtobufCIterType *type,
-                        const uint8_t *data, size_t len,
+                        size_t prefix, size_t len,
                         const ProtobufCIterOptions *opts,
                         ProtobufCIterStatus *status) {
+  const uint8_t *data = cursor(r) + prefix;
   const size_t first = add_sat(add_sat(len, len), 4096);
   for (;;) {
     ptrdiff_t n = protobuf_c_iter_unpack(type, data, len, r->buf, r->buf_cap,
                                          opts, status);
     size_t cap;
     int rc;
-    if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) return n;
+    if (n != PROTOBUF_C_ITER_ERR_NO_MEMORY) {
+      /* unpack's fault, at its offset in the message. */
+      if (n < 0 && status != NULL && status->code == (int)n) {
+        status->offset = status_offset(r->offset + prefix + status->offset);
+      }
+      return n;
+    }
+    /* The reader's own errors, about the message as a whole, are at its
+     * length prefix as those found before decoding. */
     cap = add_sat(r->buf_cap, r->buf_cap);
     if (cap < first) cap = first;
     if (cap > r->max_buffer_size) cap = r->max_buffer_size;
     if (cap <= r->buf_cap) {
-      return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, 0,
+      return stream_error(status, PROTOBUF_C_ITER_ERR_TOO_LARGE, r->offset,
                           "decoding needs more than max_buffer_size");
     }
     rc = grow_buffer(r, cap);
-    if (rc < 0) return stream_error(status, rc, 0, "the allocator failed");
+    if (rc < 0) {
+      return stream_error(status, rc, r->offset, "the allocator failed");
+    }
   }
 }
 
@@ -232,7 +243,6 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                                 ProtobufCIterStatus *status) {
   uint64_t len = 0;
   size_t prefix = 0;
-  const uint8_t *p;
   ptrdiff_t n;
   int rc;
   if (r == NULL || type == NULL || msg == NULL ||
@@ -278,12 +288,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
     return stream_error(status, PROTOBUF_C_ITER_ERR_MALFORMED, r->offset,
                         "stream ends inside a message");
   }
-  p = cursor(r) + prefix;
-  n = decode(r, type, p, (size_t)len, opts, status);
+  n = decode(r, type, prefix, (size_t)len, opts, status);
   if (n < 0) {
-    if (status != NULL && status->code == (int)n) {
-      status->offset = status_offset(r->offset + prefix + status->offset);
-    }
     if (about_message(n)) {
       r->in_pos += prefix + (size_t)len;
       r->offset += prefix + len;

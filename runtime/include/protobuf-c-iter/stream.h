@@ -110,7 +110,9 @@ void protobuf_c_iter_reader_init_fd(ProtobufCIterReader *r, int fd,
  *      of the message's decoder.
  * `status` (may be NULL) is filled as by x__iter_unpack_ex, its offset
  * counted from the start of the stream (saturating at SIZE_MAX on hosts
- * with a 32-bit size_t). After an error about the message itself
+ * with a 32-bit size_t): the fault's, for the decoder's errors inside a
+ * message; the message's length prefix's, for the reader's own (the
+ * prefix, the stream's end, the limits, the allocator, IO). After an error about the message itself
  * (MALFORMED, MISSING_REQUIRED, DEPTH or BAD_UTF8 inside it, or a decode
  * buffer over max_buffer_size) the reader is past that message, so a
  * caller may skip it and go on; after any other error (a bad prefix, the
