@@ -127,7 +127,8 @@ int protobuf_c_iter_reader_next(ProtobufCIterReader *r,
                                 const ProtobufCIterOptions *opts, void **msg,
                                 ProtobufCIterStatus *status);
 
-/* Frees the reader's buffers (not the stream). */
+/* Frees the reader's buffers (not the stream). The reader is then unusable
+ * until initialised again. */
 void protobuf_c_iter_reader_destroy(ProtobufCIterReader *r);
 
 #ifdef __cplusplus
