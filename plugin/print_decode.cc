@@ -100,7 +100,7 @@ void PrintNext(const FieldModel& f, bool element, Printer* p) {
 }
 
 // Before an unpacked element is appended: a full array grows for the run of
-// elements that starts here (see "arrays" in the runtime's decode.h).
+// elements that starts here (see the runtime's internal/arrays.h).
 // An open run's first element opens a new array when its key is the usual
 // one, which the elements after it are predicted by. When the buffer has
 // no room, the array goes back where the growth's NULL was stored, here and
@@ -115,7 +115,7 @@ void PrintGrowRun(const FieldModel& f, Vars vars, Printer* p) {
         msg->$member$ = )");
   if (f.buffered_run) {
     // A first run of sub-messages: buffered until it ends (see "runs of
-    // sub-messages" in the runtime's decode.h).
+    // sub-messages" in the runtime's internal/arrays.h).
     p->Print(vars, R"(pbci_message_room(arena, old, &msg->$count$, &$cap$,
             sizeof *msg->$member$, buffered.$member$, field, p, end, p - field == $key_len$);
 )");
@@ -342,7 +342,7 @@ void PrintPackedRun(const FieldModel& f, const Vars& vars, Printer* p) {
   if (!f.packed_label.empty())
     p->Print("    $label$:\n", "label", f.packed_label);
   // One runtime call per run: it reads the length, counts the run, grows a
-  // full array for all of it (see "arrays" in the runtime's decode.h) and
+  // full array for all of it (see the runtime's internal/arrays.h) and
   // converts.
   Vars append_vars = vars;
   append_vars["append"] = "pbci_append_packed";

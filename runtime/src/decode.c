@@ -530,7 +530,7 @@ PBCI_INLINE unsigned char *store_run(unsigned char *out, const uint8_t *p,
 }
 
 /* Gives r->array, holding n elements of capacity *cap, room for `count`
- * more: a full array grows for all of them (see "arrays" in decode.h).
+ * more: a full array grows for all of them (see internal/arrays.h).
  * Returns 0 with r->err set when the buffer is too small. */
 PBCI_INLINE int make_room(PbciArena *a, PbciAppend *r, const size_t *n,
                           size_t *cap, size_t count, size_t size) {
