@@ -1,12 +1,13 @@
 # Sourced by run.sh and run32.sh: their arguments, and one target's run.
 
 # [SECONDS] [TARGET...] into $seconds (default 60) and $targets (default
-# all four).
+# the four schemas' targets, and those in $extra_targets).
 fuzz_args() {
   seconds=${1:-60}
   shift || true
   targets=("$@")
-  [[ ${#targets[@]} -gt 0 ]] || targets=(scalars2 scalars3 defaults merge)
+  [[ ${#targets[@]} -gt 0 ]] ||
+    targets=(scalars2 scalars3 defaults merge ${extra_targets[@]+"${extra_targets[@]}"})
 }
 
 #   fuzz_one TARGET BIN SECONDS DICT OUT CORPUS...

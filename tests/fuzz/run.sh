@@ -8,6 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$here/fuzz_one.sh"
+extra_targets=(stream)  # the stream reader (fuzz_stream.cc)
 fuzz_args "$@"
 
 "$root/cmake/install-deps.sh"
