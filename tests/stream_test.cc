@@ -6,6 +6,7 @@
 #include <protobuf-c-iter/stream.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -43,6 +44,20 @@ struct CountingAllocator {
     static_cast<CountingAllocator*>(self)->frees++;
     std::free(p);
   }
+};
+
+// Fails the calls numbered [first, last), counting from 0; mallocs for the
+// others.
+struct FailingAllocator {
+  FailingAllocator(int first, int last) : first(first), last(last) {}
+  ProtobufCAllocator a{Alloc, Free, this};
+  int first, last, calls = 0;
+  static void* Alloc(void* self, size_t n) {
+    auto* s = static_cast<FailingAllocator*>(self);
+    const int call = s->calls++;
+    return call >= s->first && call < s->last ? nullptr : std::malloc(n);
+  }
+  static void Free(void*, void* p) { std::free(p); }
 };
 
 // Reads every message; returns the final code and the values of `a`.
@@ -385,14 +400,7 @@ TEST(Stream, RegressionFileErrorFlagDoesNotMaskEof) {
 
 // An allocator failure consumed the message it was growing the buffer for.
 TEST(Stream, RegressionAllocatorFailureDoesNotSkipTheMessage) {
-  struct FailingOnce {
-    ProtobufCAllocator a{Alloc, Free, this};
-    int calls = 0;
-    static void* Alloc(void* self, size_t n) {
-      return static_cast<FailingOnce*>(self)->calls++ == 0 ? nullptr : std::malloc(n);
-    }
-    static void Free(void*, void* p) { std::free(p); }
-  } allocator;
+  FailingAllocator allocator(0, 1);
   const std::string bytes = Stream(2);
   ProtobufCIterReader r;
   protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), &allocator.a);
@@ -540,14 +548,7 @@ TEST(Stream, RegressionReaderErrorsPointedPastThePrefix) {
         << kind;
     EXPECT_EQ(st.offset, first.size()) << kind;
   });
-  struct Failing {  // the first block, then none
-    ProtobufCAllocator a{Alloc, Free, this};
-    int calls = 0;
-    static void* Alloc(void* self, size_t n) {
-      return static_cast<Failing*>(self)->calls++ == 0 ? std::malloc(n) : nullptr;
-    }
-    static void Free(void*, void* p) { std::free(p); }
-  } allocator;
+  FailingAllocator allocator(1, INT_MAX);  // the first block, then none
   ProtobufCIterReader r;
   protobuf_c_iter_reader_init_memory(&r, bytes.data(), bytes.size(), &allocator.a);
   void* msg;
